@@ -1,0 +1,154 @@
+// What a route handler sees of a request, captured synchronously from uWebSockets.js (its request
+// object dies when the callback returns), and what it returns.
+import { PassThrough, type Readable } from 'node:stream';
+import { badRequest, payloadTooLarge } from '../shared/errors.ts';
+
+/** Request headers the edge reads; uWS only allows reading them inside the callback. */
+export const CAPTURED_HEADERS = [
+  'authorization',
+  'content-type',
+  'content-length',
+  'x-forwarded-for',
+  'x-real-ip',
+  'if-none-match',
+  'x-request-id',
+  'origin',
+] as const;
+export type HeaderName = (typeof CAPTURED_HEADERS)[number];
+
+export interface Reply {
+  status?: number;
+  /** Serialised with JSON.stringify unless `raw` is given. */
+  json?: unknown;
+  raw?: string | Uint8Array;
+  contentType?: string;
+  /** Precomputed strong ETag for `raw` (the monthly cache keeps one per entry). */
+  etag?: string;
+  headers?: Record<string, string>;
+}
+
+export const reply = (json: unknown, status = 200): Reply => ({ status, json });
+
+/**
+ * Collects the body as uWS delivers it: into memory up to a limit, or into a stream once a
+ * handler asks for one (multipart). Each chunk is copied: uWS reuses the ArrayBuffer.
+ */
+export class BodyReader {
+  private chunks: Buffer[] = [];
+  private size = 0;
+  private finished = false;
+  private failure: Error | null = null;
+  private waiters: Array<() => void> = [];
+  private stream: PassThrough | null = null;
+
+  constructor(readonly limit: number) {}
+
+  push(chunk: ArrayBuffer, isLast: boolean): void {
+    if (this.failure) return;
+    this.size += chunk.byteLength;
+    if (this.size > this.limit) {
+      this.fail(payloadTooLarge());
+      return;
+    }
+    const copy = Buffer.from(chunk.slice(0));
+    if (this.stream) this.stream.write(copy);
+    else this.chunks.push(copy);
+    if (isLast) {
+      this.finished = true;
+      this.stream?.end();
+      this.wake();
+    }
+  }
+
+  fail(error: Error): void {
+    if (this.failure || this.finished) return;
+    this.failure = error;
+    this.chunks = [];
+    this.stream?.destroy(error);
+    this.wake();
+  }
+
+  /** Every byte of the body has arrived (and none was refused). */
+  get complete(): boolean {
+    return this.finished && this.failure === null;
+  }
+
+  get failed(): Error | null {
+    return this.failure;
+  }
+
+  private wake(): void {
+    const waiters = this.waiters;
+    this.waiters = [];
+    waiters.forEach((wake) => wake());
+  }
+
+  async buffer(): Promise<Buffer> {
+    while (!this.finished && !this.failure) await new Promise<void>((resolve) => this.waiters.push(resolve));
+    if (this.failure) throw this.failure;
+    return this.chunks.length === 1 ? this.chunks[0]! : Buffer.concat(this.chunks);
+  }
+
+  /** The body as a stream; chunks received before the call come first. */
+  readable(): Readable {
+    if (this.stream) return this.stream;
+    const stream = new PassThrough();
+    this.stream = stream;
+    for (const chunk of this.chunks) stream.write(chunk);
+    this.chunks = [];
+    if (this.failure) stream.destroy(this.failure);
+    else if (this.finished) stream.end();
+    return stream;
+  }
+}
+
+export class Context {
+  params: Record<string, string> = {};
+  aborted = false;
+  /** The matched route's path pattern, for logs and metrics. */
+  routePath = '';
+  /** Filled by the administrator authentication step. */
+  admin: { id: number; username: string } | null = null;
+  private parsedQuery: URLSearchParams | null = null;
+
+  constructor(
+    readonly method: string,
+    readonly path: string,
+    private readonly rawQuery: string,
+    readonly headers: Partial<Record<HeaderName, string>>,
+    readonly ip: string,
+    readonly requestId: string,
+    readonly bodyReader: BodyReader | null,
+  ) {}
+
+  header(name: HeaderName): string | undefined {
+    return this.headers[name];
+  }
+
+  get query(): URLSearchParams {
+    this.parsedQuery ??= new URLSearchParams(this.rawQuery);
+    return this.parsedQuery;
+  }
+
+  async body(): Promise<Buffer> {
+    if (!this.bodyReader) return Buffer.alloc(0);
+    return this.bodyReader.buffer();
+  }
+
+  /** The JSON body; undefined when empty; 400 when malformed or not JSON. */
+  async json(): Promise<unknown> {
+    const bytes = await this.body();
+    if (bytes.length === 0) return undefined;
+    // Parsed whatever the Content-Type says: clients that send JSON as text/plain still work.
+    try {
+      return JSON.parse(bytes.toString('utf8'));
+    } catch {
+      throw badRequest('요청 본문이 올바른 JSON이 아닙니다.');
+    }
+  }
+
+  stream(): Readable {
+    if (!this.bodyReader) return new PassThrough().end();
+    return this.bodyReader.readable();
+  }
+}

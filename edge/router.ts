@@ -1,0 +1,115 @@
+// A small path router: static segments win over `:param` segments, a trailing slash is ignored,
+// parameters are percent-decoded (Hangul and spaces in member and album names).
+import type { TSchema } from '@sinclair/typebox';
+import { badRequest } from '../shared/errors.ts';
+import type { Context, Reply } from './context.ts';
+
+export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
+
+export interface RouteDoc {
+  summary: string;
+  tags: string[];
+  description?: string;
+  query?: TSchema;
+  /** JSON body schema, or the schema of the multipart `payload` part. */
+  body?: TSchema;
+  /** Multipart request: file parts documented by name. */
+  multipart?: { files: string };
+  responses: Record<number, TSchema | string>;
+}
+
+export interface Route {
+  method: Method;
+  path: string;
+  handler: (ctx: Context) => Promise<Reply> | Reply;
+  /** `admin`: the administrator token check runs before the handler (decisions.md). */
+  auth?: 'admin';
+  /** Largest accepted body in bytes; 413 past it. */
+  bodyLimit?: number;
+  /** Public GET: strong ETag, `If-None-Match` → 304, and this Cache-Control value. */
+  cacheControl?: string;
+  doc: RouteDoc;
+}
+
+interface Node {
+  statics: Map<string, Node>;
+  param: { name: string; node: Node } | null;
+  routes: Map<Method, Route>;
+}
+
+const newNode = (): Node => ({ statics: new Map(), param: null, routes: new Map() });
+
+export type Match = { route: Route; params: Record<string, string> } | { allowed: Method[] } | null;
+
+export function splitPath(path: string): string[] {
+  return path.split('/').filter((segment) => segment !== '');
+}
+
+export class Router {
+  private readonly root = newNode();
+  private readonly all: Route[] = [];
+
+  add(...routes: Route[]): void {
+    for (const route of routes) {
+      let node = this.root;
+      for (const segment of splitPath(route.path)) {
+        if (segment.startsWith(':')) {
+          const name = segment.slice(1);
+          if (node.param && node.param.name !== name) throw new Error(`conflicting parameter names at ${route.path}`);
+          node.param ??= { name, node: newNode() };
+          node = node.param.node;
+        } else {
+          let next = node.statics.get(segment);
+          if (!next) node.statics.set(segment, (next = newNode()));
+          node = next;
+        }
+      }
+      if (node.routes.has(route.method)) throw new Error(`duplicate route ${route.method} ${route.path}`);
+      node.routes.set(route.method, route);
+      this.all.push(route);
+    }
+  }
+
+  routes(): readonly Route[] {
+    return this.all;
+  }
+
+  match(method: Method, path: string): Match {
+    const segments = splitPath(path);
+    const params: Record<string, string> = {};
+    const node = this.walk(this.root, segments, 0, params);
+    if (!node) return null;
+    const route = node.routes.get(method);
+    if (route) {
+      for (const key of Object.keys(params)) params[key] = decodeSegment(params[key]!);
+      return { route, params };
+    }
+    return { allowed: [...node.routes.keys()] };
+  }
+
+  private walk(node: Node, segments: string[], index: number, params: Record<string, string>): Node | null {
+    if (index === segments.length) return node.routes.size > 0 ? node : null;
+    const segment = segments[index]!;
+    const fixed = node.statics.get(segment);
+    if (fixed) {
+      const found = this.walk(fixed, segments, index + 1, params);
+      if (found) return found;
+    }
+    if (node.param) {
+      const found = this.walk(node.param.node, segments, index + 1, params);
+      if (found) {
+        params[node.param.name] = segment;
+        return found;
+      }
+    }
+    return null;
+  }
+}
+
+function decodeSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment).normalize('NFC');
+  } catch {
+    throw badRequest('경로에 잘못된 문자 인코딩이 있습니다.');
+  }
+}

@@ -1,0 +1,195 @@
+// The account service, /auth (auth-service.md): rules implemented in the order the spec gives them.
+import { randomInt, randomUUID } from 'node:crypto';
+import { ErrorResponse, SuccessMessageResponse, SuccessResponse } from '../../schemas/common.ts';
+import { LoginBody, LoginResponse, MAX_PASSWORD_BYTES, MeResponse, RefreshResponse, RegisterBody } from '../../schemas/auth.ts';
+import { compile } from '../../schemas/validate.ts';
+import { pgErrorCode } from '../../shared/db/database.ts';
+import { clearFailures, countFailure, lockRemainingMs } from '../../shared/db/repositories/login-attempts.ts';
+import { randomNickname } from '../../shared/db/repositories/nicknames.ts';
+import {
+  deleteUserAndLinks,
+  findUserByEmail,
+  findUserById,
+  findUserByVerifyToken,
+  insertUser,
+  markVerified,
+  toPublicUser,
+} from '../../shared/db/repositories/users.ts';
+import { badRequest, conflict, forbidden, HttpError, unauthorized } from '../../shared/errors.ts';
+import type { Services } from '../../shared/services.ts';
+import { bearerToken } from '../bearer.ts';
+import { reply, type Context } from '../context.ts';
+import type { Route } from '../router.ts';
+import { lockedError } from './login-lockout.ts';
+
+const VERIFY_LINK_LIFETIME_MS = 24 * 3600 * 1000;
+const REFRESH_WINDOW_S = 7 * 24 * 3600;
+const DEFAULT_PROFILE_PICTURES = 16;
+const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** Compared against when the e-mail is unknown, so timing does not reveal which e-mails exist. */
+const DUMMY_HASH = '$2b$10$ZemMaJ0cxrw342bT8jg3iuYARJUp3a0lFfKt68S35z4iPaa6EcY62';
+
+const registerBody = compile(RegisterBody);
+const loginBody = compile(LoginBody);
+
+const isBlank = (value: unknown) => value === undefined || value === null || value === '';
+const asRecord = (body: unknown): Record<string, unknown> => {
+  if (typeof body === 'object' && body !== null && !Array.isArray(body)) return body as Record<string, unknown>;
+  if (body === undefined) return {};
+  throw badRequest('요청 본문은 JSON 객체여야 합니다.');
+};
+const nfc = (value: unknown) => (typeof value === 'string' ? value.normalize('NFC') : value);
+
+function verificationMail(publicBaseUrl: string, nickname: string, token: string) {
+  const link = `${publicBaseUrl}/auth/verify/${token}`;
+  return {
+    subject: '이메일 주소를 인증해 주세요',
+    text: `${nickname}님, 가입을 환영합니다!\n\n아래 링크를 열어 이메일 주소를 인증해 주세요 (24시간 동안 유효합니다).\n${link}\n\n인증 토큰: ${token}\n`,
+    html: `<p><strong>${escapeHtml(nickname)}</strong>님, 가입을 환영합니다!</p><p>아래 링크를 열어 이메일 주소를 인증해 주세요 (24시간 동안 유효합니다).</p><p><a href="${link}">${link}</a></p><p>인증 토큰: <code>${token}</code></p>`,
+  };
+}
+
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+export function accountRoutes(s: Services): Route[] {
+  const now = () => new Date(s.clock.now());
+
+  async function register(ctx: Context) {
+    const body = asRecord(await ctx.json());
+    // R0: either field missing or empty.
+    if (isBlank(body.email) || isBlank(body.password)) throw badRequest('이메일과 비밀번호를 모두 입력해 주세요.');
+    const input = { ...body, password: nfc(body.password) };
+    // R1 (e-mail pattern) and R2 (8 characters) are the schema's pattern and minLength, checked in that order.
+    const { email, password } = registerBody.parse(input);
+    if (Buffer.byteLength(password, 'utf8') > MAX_PASSWORD_BYTES) throw badRequest(`비밀번호는 UTF-8 기준 ${MAX_PASSWORD_BYTES}바이트 이하여야 합니다.`);
+    // R3, checked before hashing so a duplicate costs no bcrypt work; the insert re-checks atomically.
+    const existing = await findUserByEmail(s.db, email);
+    if (existing && !isExpiredUnverified(existing)) throw conflict('이미 가입된 이메일입니다.');
+
+    const passwordHash = await s.passwords.hash(password);
+    const name = await randomNickname(s.db, s.logger);
+    const profileUrl = s.storage.urlFor(`profile/default_profile_${randomInt(1, DEFAULT_PROFILE_PICTURES + 1)}.png`);
+    const verifyToken = randomUUID();
+    const user = await s.db.tx('register', async (tx) => {
+      // Someone whose link expired is told to register again: the stale unverified account makes way.
+      await tx.none('DELETE FROM users WHERE lower(email) = lower($1) AND NOT email_verified AND verify_expires < $2', [email, now()]);
+      return insertUser(tx, { email, passwordHash, name, profileUrl, verifyToken, verifyExpires: new Date(s.clock.now() + VERIFY_LINK_LIFETIME_MS) });
+    }).catch((error: unknown) => {
+      if (pgErrorCode(error) === '23505') return null;
+      throw error;
+    });
+    if (!user) throw conflict('이미 가입된 이메일입니다.');
+
+    // A failed send does not fail registration (4.1 step 5).
+    s.background.run('verification-mail', () => s.mailer.send({ to: user.email, ...verificationMail(s.config.publicBaseUrl, user.name, verifyToken) }));
+    s.logger.info({ userId: user.id }, 'user registered');
+    return reply({ success: true, message: '가입이 완료되었습니다. 이메일로 받은 링크를 열어 인증을 마쳐 주세요.' });
+  }
+
+  const isExpiredUnverified = (user: { email_verified: boolean; verify_expires: Date | null }) =>
+    !user.email_verified && user.verify_expires !== null && user.verify_expires.getTime() < s.clock.now();
+
+  async function verify(ctx: Context) {
+    const token = ctx.params.token!;
+    const invalid = () => badRequest('유효하지 않은 인증 링크입니다.');
+    if (!UUID_PATTERN.test(token)) throw invalid();
+    const user = await findUserByVerifyToken(s.db, token.toLowerCase());
+    if (!user) throw invalid(); // rule 1
+    if (user.email_verified) return reply({ success: true, message: '이미 인증된 계정입니다.' }); // rule 2
+    if (user.verify_expires && user.verify_expires.getTime() < s.clock.now()) {
+      throw badRequest('인증 링크가 만료되었습니다. 다시 가입해 주세요.'); // rule 3
+    }
+    if (!(await markVerified(s.db, user.id, token.toLowerCase()))) throw invalid();
+    s.logger.info({ userId: user.id }, 'e-mail verified');
+    return reply({ success: true, message: '이메일 인증이 완료되었습니다. 이제 로그인할 수 있습니다.' }); // rule 4
+  }
+
+  async function login(ctx: Context) {
+    const bodyRead = ctx.json();
+    bodyRead.catch(() => undefined); // examined only if the IP is open
+    // Step 1: a locked IP is refused before the body is examined.
+    const remaining = await lockRemainingMs(s.db, 'user', ctx.ip, now());
+    if (remaining > 0) throw lockedError(remaining);
+    const body = asRecord(await bodyRead);
+    // Step 2: either field missing.
+    if (isBlank(body.email) || isBlank(body.password)) throw badRequest('이메일과 비밀번호를 모두 입력해 주세요.');
+    const { email, password } = loginBody.parse({ ...body, password: nfc(body.password) });
+    const wrong = () => unauthorized('이메일 또는 비밀번호가 올바르지 않습니다.');
+    const user = await findUserByEmail(s.db, email);
+    if (!user) {
+      await s.passwords.compare(password, DUMMY_HASH);
+      await countFailure(s.db, 'user', ctx.ip, now()); // step 3
+      throw wrong();
+    }
+    if (!(await s.passwords.compare(password, user.password))) {
+      await countFailure(s.db, 'user', ctx.ip, now()); // step 4
+      throw wrong();
+    }
+    if (!user.email_verified) throw forbidden('이메일 인증이 완료되지 않았습니다. 받은 편지함의 인증 링크를 확인해 주세요.'); // step 5
+    await clearFailures(s.db, 'user', ctx.ip); // step 6
+    const token = s.tokens.signUser({ id: user.id, email: user.email, isAdmin: user.is_admin });
+    return reply({ success: true, token, user: toPublicUser(user) });
+  }
+
+  async function me(ctx: Context) {
+    const token = bearerToken(ctx);
+    const claims = token ? s.tokens.verifyUser(token) : null;
+    const user = claims ? await findUserById(s.db, claims.id) : null;
+    if (!user) return reply({ loggedIn: false });
+    return reply({ loggedIn: true, user: toPublicUser(user) });
+  }
+
+  async function refresh(ctx: Context) {
+    const token = bearerToken(ctx);
+    if (!token) throw unauthorized('Bearer 토큰이 필요합니다.');
+    const claims = s.tokens.verifyUser(token);
+    if (!claims) throw unauthorized('유효하지 않거나 만료된 토큰입니다.');
+    if (!(await findUserById(s.db, claims.id))) throw unauthorized('존재하지 않는 사용자입니다.');
+    if (s.tokens.secondsLeft(claims) >= REFRESH_WINDOW_S) return reply({ refreshed: false });
+    return reply({ refreshed: true, token: s.tokens.signUser({ id: claims.id, email: claims.email, isAdmin: claims.isAdmin }) });
+  }
+
+  async function remove(ctx: Context) {
+    const token = bearerToken(ctx);
+    if (!token) throw unauthorized('Bearer 토큰이 필요합니다.');
+    const claims = s.tokens.verifyUser(token);
+    // 4.7: an invalid or expired token, or any other failure, is 500 (not 401).
+    if (!claims) throw new HttpError(500, '계정을 삭제하지 못했습니다: 토큰이 유효하지 않습니다.');
+    if (!(await deleteUserAndLinks(s.db, claims.id))) throw new HttpError(500, '계정을 삭제하지 못했습니다: 사용자가 존재하지 않습니다.');
+    s.logger.info({ userId: claims.id }, 'user deleted');
+    return reply({ success: true, message: '계정이 삭제되었습니다.' });
+  }
+
+  const tags = ['account'];
+  const bearer = 'Authorization: Bearer <token from /auth/login>';
+  return [
+    {
+      method: 'post', path: '/auth/register', handler: register, bodyLimit: 16 * 1024,
+      doc: { summary: 'Register an account', tags, body: RegisterBody, description: 'R0 missing/empty → 400, R1 e-mail pattern → 400, R2 password under 8 characters → 400, password over 72 UTF-8 bytes → 400, R3 e-mail registered → 409 (an unverified account whose link expired is replaced). Sends the verification e-mail.', responses: { 200: SuccessMessageResponse, 400: ErrorResponse, 409: ErrorResponse, 413: ErrorResponse } },
+    },
+    {
+      method: 'get', path: '/auth/verify/:token', handler: verify,
+      doc: { summary: 'Verify an e-mail address', tags, responses: { 200: SuccessMessageResponse, 400: ErrorResponse } },
+    },
+    {
+      method: 'post', path: '/auth/login', handler: login, bodyLimit: 16 * 1024,
+      doc: { summary: 'Log in', tags, body: LoginBody, description: 'Locked IP (5 failures, 15 minutes) → 429 naming the minutes left; missing field → 400; unknown e-mail or wrong password → 401 (one message, failure counted); unverified → 403.', responses: { 200: LoginResponse, 400: ErrorResponse, 401: ErrorResponse, 403: ErrorResponse, 429: ErrorResponse } },
+    },
+    {
+      method: 'get', path: '/auth/me', handler: me,
+      doc: { summary: 'Who the token belongs to (always 200)', tags, description: bearer, responses: { 200: MeResponse } },
+    },
+    {
+      method: 'post', path: '/auth/refresh', handler: refresh,
+      doc: { summary: 'Renew a token in its last 7 days', tags, description: `${bearer}. 401 when missing, invalid, expired, or the user no longer exists.`, responses: { 200: RefreshResponse, 401: ErrorResponse } },
+    },
+    {
+      method: 'post', path: '/auth/logout', handler: () => reply({ success: true }),
+      doc: { summary: 'Log out (the client discards its token)', tags, responses: { 200: SuccessResponse } },
+    },
+    {
+      method: 'delete', path: '/auth/delete', handler: remove,
+      doc: { summary: 'Delete the account and its game links', tags, description: `${bearer}. Missing header → 401; invalid or expired token → 500 (as specified).`, responses: { 200: SuccessMessageResponse, 401: ErrorResponse, 500: ErrorResponse } },
+    },
+  ];
+}

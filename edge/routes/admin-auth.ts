@@ -1,0 +1,62 @@
+// Administrator login and token check, /api/auth (decisions.md), and the authentication step that
+// runs in front of every administrator route.
+import { AdminLoginBody, AdminLoginResponse, AdminVerifyResponse } from '../../schemas/admin-auth.ts';
+import { ErrorResponse } from '../../schemas/common.ts';
+import { compile } from '../../schemas/validate.ts';
+import { findAdminByUsername } from '../../shared/db/repositories/admin-users.ts';
+import { clearFailures, countFailure, lockRemainingMs } from '../../shared/db/repositories/login-attempts.ts';
+import { badRequest, unauthorized } from '../../shared/errors.ts';
+import type { Services } from '../../shared/services.ts';
+import { bearerToken } from '../bearer.ts';
+import { reply, type Context } from '../context.ts';
+import type { Route } from '../router.ts';
+import { lockedError } from './login-lockout.ts';
+
+const DUMMY_HASH = '$2b$10$ZemMaJ0cxrw342bT8jg3iuYARJUp3a0lFfKt68S35z4iPaa6EcY62';
+const loginBody = compile(AdminLoginBody);
+
+/** 401 unless the request carries a valid administrator token; user tokens (audience `user`) fail. */
+export function adminAuthenticator(s: Services) {
+  return (ctx: Context): void => {
+    const token = bearerToken(ctx);
+    if (!token) throw unauthorized('관리자 인증이 필요합니다.');
+    const claims = s.tokens.verifyAdmin(token);
+    if (!claims) throw unauthorized('유효하지 않거나 만료된 관리자 토큰입니다.');
+    ctx.admin = { id: claims.id, username: claims.username };
+  };
+}
+
+export function adminAuthRoutes(s: Services): Route[] {
+  const now = () => new Date(s.clock.now());
+
+  async function login(ctx: Context) {
+    const bodyRead = ctx.json();
+    bodyRead.catch(() => undefined);
+    const remaining = await lockRemainingMs(s.db, 'admin', ctx.ip, now());
+    if (remaining > 0) throw lockedError(remaining);
+    const body = await bodyRead;
+    if (typeof body !== 'object' || body === null || Array.isArray(body)) throw badRequest('아이디와 비밀번호를 입력해 주세요.');
+    const { username, password } = loginBody.parse(body);
+    const admin = await findAdminByUsername(s.db, username);
+    const matches = await s.passwords.compare(password.normalize('NFC'), admin?.password_hash ?? DUMMY_HASH);
+    if (!admin || !matches) {
+      await countFailure(s.db, 'admin', ctx.ip, now());
+      throw unauthorized('아이디 또는 비밀번호가 올바르지 않습니다.');
+    }
+    await clearFailures(s.db, 'admin', ctx.ip);
+    const user = { id: admin.id, username: admin.username };
+    return reply({ token: s.tokens.signAdmin(user), user });
+  }
+
+  const tags = ['admin-auth'];
+  return [
+    {
+      method: 'post', path: '/api/auth/login', handler: login, bodyLimit: 16 * 1024,
+      doc: { summary: 'Administrator login (token: HS256, audience admin, 24 hours)', tags, body: AdminLoginBody, description: 'Missing field → 400; unknown user or wrong password → 401 (one message); per-IP lockout as /auth/login, counted separately → 429.', responses: { 200: AdminLoginResponse, 400: ErrorResponse, 401: ErrorResponse, 429: ErrorResponse } },
+    },
+    {
+      method: 'get', path: '/api/auth/verify', handler: (ctx) => reply({ valid: true, user: ctx.admin }), auth: 'admin',
+      doc: { summary: 'Check an administrator token', tags, responses: { 200: AdminVerifyResponse, 401: ErrorResponse } },
+    },
+  ];
+}

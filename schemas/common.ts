@@ -1,0 +1,13 @@
+import { Type, type TSchema } from '@sinclair/typebox';
+
+export const ErrorResponse = Type.Object({ error: Type.String({ description: 'Korean, human-readable message' }) }, { $id: 'Error' });
+export const SuccessResponse = Type.Object({ success: Type.Literal(true) });
+export const SuccessMessageResponse = Type.Object({ success: Type.Literal(true), message: Type.String() });
+
+export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+
+/** `YYYY-MM-DD` that is a real calendar date. */
+export const DateString = Type.String({ format: 'date', description: 'YYYY-MM-DD' });
+/** `HH:MM`, 00:00 to 23:59. */
+export const TimeString = Type.String({ pattern: '^([01][0-9]|2[0-3]):[0-5][0-9]$', description: 'HH:MM' });
+export const IdParam = Type.Integer({ minimum: 1, maximum: 2147483647 });

@@ -1,0 +1,167 @@
+// Configuration from the environment, validated once at start (ARCHITECTURE.md, "Configuration").
+// A bad value throws ConfigError naming the variable; the entry point prints that one line and exits.
+import { resolve } from 'node:path';
+
+export const ROLES = ['edge', 'actors', 'bots'] as const;
+export type Role = (typeof ROLES)[number];
+
+export interface Config {
+  port: number;
+  roles: Set<Role>;
+  dataDir: string;
+  databaseUrl: string | null;
+  kafkaBrokers: string[] | null;
+  opensearchUrl: string | null;
+  /** null: generated once and kept in DATA_DIR (embedded default only). */
+  jwtSecret: string | null;
+  publicBaseUrl: string;
+  smtpUrl: string | null;
+  mailFrom: string;
+  storage: {
+    url: string | null;
+    bucket: string;
+    accessKey: string | null;
+    secretKey: string | null;
+    region: string;
+  };
+  admin: { username: string; password: string } | null;
+  videoApi: { url: string; key: string | null };
+  microblog: { mirrorUrl: string | null; chromiumPath: string };
+  botsConfigPath: string | null;
+  logLevel: string;
+  /** Delay between /readyz turning 503 and the listen socket closing (endpoint removal races SIGTERM). */
+  shutdownDelayMs: number;
+  /** Longest wait for in-flight requests before the process gives up and exits. */
+  shutdownTimeoutMs: number;
+}
+
+export class ConfigError extends Error {
+  constructor(
+    readonly variable: string,
+    message: string,
+  ) {
+    super(`${variable}: ${message}`);
+  }
+}
+
+type Env = Record<string, string | undefined>;
+
+function optional(env: Env, name: string): string | null {
+  const value = env[name];
+  return value === undefined || value.trim() === '' ? null : value.trim();
+}
+
+function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = optional(env, name);
+  if (raw === null) return fallback;
+  if (!/^\d+$/.test(raw)) throw new ConfigError(name, `expected an integer, got "${raw}"`);
+  const value = Number(raw);
+  if (value < min || value > max) throw new ConfigError(name, `expected ${min}..${max}, got ${value}`);
+  return value;
+}
+
+function url(env: Env, name: string, protocols: string[]): string | null {
+  const raw = optional(env, name);
+  if (raw === null) return null;
+  let parsed: URL;
+  try {
+    parsed = new URL(raw);
+  } catch {
+    throw new ConfigError(name, 'not a valid URL');
+  }
+  if (!protocols.includes(parsed.protocol)) {
+    throw new ConfigError(name, `expected a ${protocols.join(' or ')} URL`);
+  }
+  return raw.replace(/\/+$/, '');
+}
+
+function roles(env: Env): Set<Role> {
+  const raw = optional(env, 'ROLE') ?? 'all';
+  const names = raw.split(',').map((part) => part.trim()).filter(Boolean);
+  const result = new Set<Role>();
+  for (const name of names) {
+    if (name === 'all') ROLES.forEach((role) => result.add(role));
+    else if ((ROLES as readonly string[]).includes(name)) result.add(name as Role);
+    else throw new ConfigError('ROLE', `unknown role "${name}" (expected all, ${ROLES.join(', ')})`);
+  }
+  if (result.size === 0) throw new ConfigError('ROLE', 'no role given');
+  return result;
+}
+
+export function loadConfig(env: Env = process.env): Config {
+  const port = integer(env, 'PORT', 3000, 0, 65535);
+  const databaseUrl = url(env, 'DATABASE_URL', ['postgres:', 'postgresql:']);
+  const jwtSecret = optional(env, 'JWT_SECRET');
+  if (jwtSecret !== null && Buffer.byteLength(jwtSecret) < 32) {
+    throw new ConfigError('JWT_SECRET', 'must be at least 32 bytes');
+  }
+  // Replicas behind a managed database must share one secret; only the embedded default may generate it.
+  if (jwtSecret === null && databaseUrl !== null) {
+    throw new ConfigError('JWT_SECRET', 'required when DATABASE_URL is set');
+  }
+
+  const kafka = optional(env, 'KAFKA_BROKERS');
+  const kafkaBrokers = kafka === null ? null : kafka.split(',').map((broker) => broker.trim()).filter(Boolean);
+  if (kafkaBrokers && !kafkaBrokers.every((broker) => /^[A-Za-z0-9.-]+:\d{1,5}$/.test(broker))) {
+    throw new ConfigError('KAFKA_BROKERS', 'expected host:port[,host:port...]');
+  }
+
+  const adminUsername = optional(env, 'ADMIN_USERNAME');
+  const adminPassword = optional(env, 'ADMIN_PASSWORD');
+  if ((adminUsername === null) !== (adminPassword === null)) {
+    throw new ConfigError(adminUsername === null ? 'ADMIN_USERNAME' : 'ADMIN_PASSWORD', 'set both ADMIN_USERNAME and ADMIN_PASSWORD, or neither');
+  }
+  if (adminPassword !== null && adminPassword.length < 8) {
+    throw new ConfigError('ADMIN_PASSWORD', 'must be at least 8 characters');
+  }
+
+  const storageUrl = url(env, 'STORAGE_URL', ['http:', 'https:']);
+  const bucket = optional(env, 'STORAGE_BUCKET') ?? 'media';
+  if (!/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(bucket)) {
+    throw new ConfigError('STORAGE_BUCKET', 'expected an S3 bucket name (3-63 of a-z 0-9 . -)');
+  }
+  const accessKey = optional(env, 'STORAGE_ACCESS_KEY');
+  const secretKey = optional(env, 'STORAGE_SECRET_KEY');
+  if (storageUrl !== null && (accessKey === null || secretKey === null)) {
+    throw new ConfigError(accessKey === null ? 'STORAGE_ACCESS_KEY' : 'STORAGE_SECRET_KEY', 'required when STORAGE_URL is set');
+  }
+
+  const logLevel = optional(env, 'LOG_LEVEL') ?? 'info';
+  if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(logLevel)) {
+    throw new ConfigError('LOG_LEVEL', `unknown level "${logLevel}"`);
+  }
+
+  const botsConfigPath = optional(env, 'BOTS_CONFIG');
+  return {
+    port,
+    roles: roles(env),
+    dataDir: resolve(optional(env, 'DATA_DIR') ?? './data'),
+    databaseUrl,
+    kafkaBrokers,
+    opensearchUrl: url(env, 'OPENSEARCH_URL', ['http:', 'https:']),
+    jwtSecret,
+    publicBaseUrl: url(env, 'PUBLIC_BASE_URL', ['http:', 'https:']) ?? `http://localhost:${port}`,
+    smtpUrl: url(env, 'SMTP_URL', ['smtp:', 'smtps:']),
+    mailFrom: optional(env, 'MAIL_FROM') ?? 'no-reply@localhost',
+    storage: {
+      url: storageUrl,
+      bucket,
+      accessKey,
+      secretKey,
+      region: optional(env, 'STORAGE_REGION') ?? 'us-east-1',
+    },
+    admin: adminUsername !== null && adminPassword !== null ? { username: adminUsername, password: adminPassword } : null,
+    videoApi: {
+      url: url(env, 'VIDEO_API_URL', ['http:', 'https:']) ?? 'https://www.googleapis.com/youtube/v3',
+      key: optional(env, 'VIDEO_API_KEY'),
+    },
+    microblog: {
+      mirrorUrl: url(env, 'MICROBLOG_MIRROR_URL', ['http:', 'https:']),
+      chromiumPath: optional(env, 'CHROMIUM_PATH') ?? '/usr/bin/chromium',
+    },
+    botsConfigPath: botsConfigPath === null ? null : resolve(botsConfigPath),
+    logLevel,
+    shutdownDelayMs: integer(env, 'SHUTDOWN_DELAY_MS', 0, 0, 120_000),
+    shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 20_000, 100, 600_000),
+  };
+}

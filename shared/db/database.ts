@@ -1,0 +1,40 @@
+// One pg-promise instance per process; every SQL value goes through its parameter formatting.
+import pgPromise, { type IDatabase, type IMain, type ITask } from 'pg-promise';
+import type { Logger } from '../logger.ts';
+
+export type Db = IDatabase<object>;
+export type Tx = ITask<object>;
+/** Anything that can run a query: the database or an open task/transaction. */
+export type Queryable = Db | Tx;
+
+let pgp: IMain | null = null;
+
+function main(): IMain {
+  if (pgp) return pgp;
+  pgp = pgPromise({ noWarnings: true });
+  const types = pgp.pg.types;
+  types.setTypeParser(1082, (value: string) => value); // date stays 'YYYY-MM-DD', no time-zone shift
+  types.setTypeParser(20, (value: string) => Number(value)); // bigint counts fit in a double here
+  types.setTypeParser(1700, (value: string) => Number(value)); // numeric
+  return pgp;
+}
+
+export interface Database {
+  db: Db;
+  close(): Promise<void>;
+}
+
+export function connectDatabase(url: string, logger: Logger, poolSize = 20): Database {
+  const db = main()({ connectionString: url, max: poolSize, application_name: 'schedule-backend' });
+  db.$pool.on('error', (error: Error) => logger.error({ err: error }, 'idle database client error'));
+  return {
+    db,
+    // pgp.end() alone leaves an unhandled 57P01 when the server stops next (DEPENDENCIES.md).
+    close: async () => {
+      await db.$pool.end();
+    },
+  };
+}
+
+export const pgErrorCode = (error: unknown): string | undefined =>
+  typeof error === 'object' && error !== null && 'code' in error ? String((error as { code: unknown }).code) : undefined;

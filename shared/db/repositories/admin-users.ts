@@ -1,0 +1,24 @@
+// admin_users (decisions.md): created or updated from ADMIN_USERNAME / ADMIN_PASSWORD at start.
+import type { Queryable } from '../database.ts';
+
+export interface AdminUserRow {
+  id: number;
+  username: string;
+  password_hash: string;
+}
+
+export const findAdminByUsername = (db: Queryable, username: string) =>
+  db.oneOrNone<AdminUserRow>('SELECT id, username, password_hash FROM admin_users WHERE username = $1', [username]);
+
+export const findAdminById = (db: Queryable, id: number) =>
+  db.oneOrNone<AdminUserRow>('SELECT id, username, password_hash FROM admin_users WHERE id = $1', [id]);
+
+export async function upsertAdmin(db: Queryable, username: string, passwordHash: string): Promise<number> {
+  const row = await db.one<{ id: number }>(
+    `INSERT INTO admin_users (username, password_hash) VALUES ($1, $2)
+     ON CONFLICT (username) DO UPDATE SET password_hash = EXCLUDED.password_hash, updated_at = now()
+     RETURNING id`,
+    [username, passwordHash],
+  );
+  return row.id;
+}

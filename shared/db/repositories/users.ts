@@ -1,0 +1,79 @@
+// users and game_links (auth-service.md 2.1, 2.2).
+import type { Db, Queryable } from '../database.ts';
+
+export interface UserRow {
+  id: number;
+  email: string;
+  password: string;
+  name: string;
+  profile_url: string;
+  email_verified: boolean;
+  verify_token: string | null;
+  verify_expires: Date | null;
+  is_admin: boolean;
+}
+
+export interface PublicUser {
+  id: number;
+  email: string;
+  name: string;
+  profileUrl: string;
+  isAdmin: boolean;
+}
+
+export const toPublicUser = (row: UserRow): PublicUser => ({
+  id: row.id,
+  email: row.email,
+  name: row.name,
+  profileUrl: row.profile_url,
+  isAdmin: row.is_admin,
+});
+
+const COLUMNS = 'id, email, password, name, profile_url, email_verified, verify_token, verify_expires, is_admin';
+
+export interface NewUser {
+  email: string;
+  passwordHash: string;
+  name: string;
+  profileUrl: string;
+  verifyToken: string;
+  verifyExpires: Date;
+}
+
+/** The new user, or null when the address is already registered (R3), whatever its letter case. */
+export function insertUser(db: Queryable, user: NewUser): Promise<UserRow | null> {
+  return db.oneOrNone<UserRow>(
+    `INSERT INTO users (email, password, name, profile_url, verify_token, verify_expires)
+     VALUES ($1, $2, $3, $4, $5, $6)
+     ON CONFLICT ((lower(email))) DO NOTHING
+     RETURNING ${COLUMNS}`,
+    [user.email, user.passwordHash, user.name, user.profileUrl, user.verifyToken, user.verifyExpires],
+  );
+}
+
+export const findUserByEmail = (db: Queryable, email: string) =>
+  db.oneOrNone<UserRow>(`SELECT ${COLUMNS} FROM users WHERE lower(email) = lower($1)`, [email]);
+
+export const findUserById = (db: Queryable, id: number) => db.oneOrNone<UserRow>(`SELECT ${COLUMNS} FROM users WHERE id = $1`, [id]);
+
+export const findUserByVerifyToken = (db: Queryable, token: string) =>
+  db.oneOrNone<UserRow>(`SELECT ${COLUMNS} FROM users WHERE verify_token = $1`, [token]);
+
+/** Clears the token in the same statement that checks it, so two clicks verify once. */
+export async function markVerified(db: Queryable, id: number, token: string): Promise<boolean> {
+  const result = await db.result(
+    `UPDATE users SET email_verified = true, verify_token = NULL, verify_expires = NULL
+     WHERE id = $1 AND verify_token = $2`,
+    [id, token],
+  );
+  return result.rowCount === 1;
+}
+
+/** Link records first, then the user, in one transaction (state table, last row). */
+export function deleteUserAndLinks(db: Db, id: number): Promise<boolean> {
+  return db.tx('delete-user', async (tx) => {
+    await tx.none('DELETE FROM game_links WHERE user_id = $1', [id]);
+    const result = await tx.result('DELETE FROM users WHERE id = $1', [id]);
+    return result.rowCount === 1;
+  });
+}

@@ -1,0 +1,40 @@
+// Process entry (`npm start`): configuration, the roles named by ROLE, signals.
+import { ConfigError, loadConfig, type Config } from './config.ts';
+import { createLogger } from './logger.ts';
+import { startService } from './service.ts';
+
+let config: Config;
+try {
+  config = loadConfig();
+} catch (error) {
+  if (error instanceof ConfigError) {
+    process.stderr.write(`configuration error: ${error.message}\n`);
+    process.exit(1);
+  }
+  throw error;
+}
+
+const logger = createLogger(config.logLevel);
+process.on('unhandledRejection', (reason) => logger.error({ err: reason }, 'unhandled rejection'));
+
+try {
+  const running = await startService(config, { logger });
+  let signalled = false;
+  const shutdown = (signal: string) => {
+    if (signalled) return;
+    signalled = true;
+    logger.info({ signal }, 'shutting down');
+    running.stop().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        logger.error({ err: error }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+  process.on('SIGINT', () => shutdown('SIGINT'));
+} catch (error) {
+  logger.fatal({ err: error }, 'start failed');
+  process.exit(1);
+}

@@ -1,0 +1,130 @@
+// The composition root: builds what the roles share, starts the roles this process runs, and stops
+// them in order. `npm start` and the tests both go through startService.
+import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { adminAuthenticator, adminAuthRoutes } from '../edge/routes/admin-auth.ts';
+import { accountRoutes } from '../edge/routes/account.ts';
+import { healthRoutes } from '../edge/routes/health.ts';
+import { Router } from '../edge/router.ts';
+import { startEdge, type Edge } from '../edge/server.ts';
+import { createPasswordHasher } from '../workers/password-hasher.ts';
+import { BackgroundTasks } from './background.ts';
+import { systemClock, type Clock } from './clock.ts';
+import type { Config } from './config.ts';
+import { connectDatabase, type Database } from './db/database.ts';
+import { startEmbeddedPostgres, type EmbeddedDatabase } from './db/embedded-postgres.ts';
+import { migrate } from './db/migrate.ts';
+import { upsertAdmin } from './db/repositories/admin-users.ts';
+import { createLogger, type Logger } from './logger.ts';
+import { createMailer } from './mail.ts';
+import type { Services } from './services.ts';
+import { createStorage } from './storage/storage.ts';
+import { Tokens } from './tokens.ts';
+
+export interface RunningService {
+  /** The edge's port, or null when this process runs no edge. */
+  port: number | null;
+  services: Services;
+  stop(): Promise<void>;
+}
+
+export interface ServiceOptions {
+  clock?: Clock;
+  logger?: Logger;
+}
+
+const EMBEDDED_DATABASE = 'schedule';
+
+async function openDatabase(config: Config, logger: Logger): Promise<{ database: Database; embedded: EmbeddedDatabase | null }> {
+  if (config.databaseUrl) return { database: connectDatabase(config.databaseUrl, logger), embedded: null };
+  const embedded = await startEmbeddedPostgres(join(config.dataDir, 'pg'), logger);
+  const admin = connectDatabase(embedded.url, logger, 1);
+  try {
+    const exists = await admin.db.oneOrNone('SELECT 1 FROM pg_database WHERE datname = $1', [EMBEDDED_DATABASE]);
+    if (!exists) await admin.db.none('CREATE DATABASE $1:name', [EMBEDDED_DATABASE]);
+  } finally {
+    await admin.close();
+  }
+  return { database: connectDatabase(embedded.urlFor(EMBEDDED_DATABASE), logger), embedded };
+}
+
+/** JWT_SECRET, or in the embedded default one generated on first start and kept in DATA_DIR. */
+async function jwtSecret(config: Config): Promise<string> {
+  if (config.jwtSecret) return config.jwtSecret;
+  const file = join(config.dataDir, 'jwt-secret');
+  if (existsSync(file)) return (await readFile(file, 'utf8')).trim();
+  const secret = randomBytes(48).toString('base64url');
+  await mkdir(config.dataDir, { recursive: true });
+  await writeFile(file, secret, { mode: 0o600 });
+  return secret;
+}
+
+export async function startService(config: Config, options: ServiceOptions = {}): Promise<RunningService> {
+  const logger = options.logger ?? createLogger(config.logLevel);
+  const clock = options.clock ?? systemClock;
+  const { database, embedded } = await openDatabase(config, logger);
+  const stopDatabase = async () => {
+    await database.close();
+    await embedded?.stop();
+  };
+  let passwords: ReturnType<typeof createPasswordHasher> | null = null;
+  try {
+    await migrate(database.db, logger);
+    passwords = createPasswordHasher(logger);
+    const storage = await createStorage(config);
+    const services: Services = {
+      config,
+      db: database.db,
+      logger,
+      clock,
+      tokens: new Tokens(await jwtSecret(config), clock),
+      passwords,
+      mailer: createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, mailDir: join(config.dataDir, 'mail') }, logger),
+      storage,
+      background: new BackgroundTasks(logger),
+    };
+    if (config.admin) {
+      const id = await upsertAdmin(database.db, config.admin.username, await passwords.hash(config.admin.password.normalize('NFC')));
+      logger.info({ adminId: id }, 'administrator account ensured from ADMIN_USERNAME');
+    }
+
+    let ready = false;
+    let edge: Edge | null = null;
+    if (config.roles.has('edge')) {
+      const router = new Router();
+      router.add(...healthRoutes(services, { ready: () => ready }, router));
+      router.add(...accountRoutes(services));
+      router.add(...adminAuthRoutes(services));
+      edge = await startEdge(router, { authenticateAdmin: adminAuthenticator(services) }, logger, config.port);
+      logger.info({ port: edge.port, roles: [...config.roles] }, 'edge listening');
+    }
+    ready = true;
+
+    let stopping: Promise<void> | null = null;
+    const stop = () =>
+      (stopping ??= (async () => {
+        ready = false; // /readyz answers 503 from now on
+        if (edge) {
+          if (config.shutdownDelayMs > 0) await new Promise((r) => setTimeout(r, config.shutdownDelayMs));
+          edge.stopListening();
+          const deadline = Date.now() + config.shutdownTimeoutMs;
+          while (edge.inFlight() > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+          if (edge.inFlight() > 0) logger.warn({ inFlight: edge.inFlight() }, 'shutdown timeout: closing with requests in flight');
+          edge.closeConnections();
+        }
+        await services.background.drain();
+        services.mailer.close();
+        await passwords!.close();
+        await storage.close?.();
+        await stopDatabase();
+        logger.info('stopped');
+      })());
+    return { port: edge?.port ?? null, services, stop };
+  } catch (error) {
+    await passwords?.close().catch(() => undefined);
+    await stopDatabase().catch(() => undefined);
+    throw error;
+  }
+}

@@ -1,0 +1,22 @@
+// What the roles share inside one process: built once by the composition root (shared/service.ts).
+import type { PasswordHasher } from '../workers/password-hasher.ts';
+import type { BackgroundTasks } from './background.ts';
+import type { Clock } from './clock.ts';
+import type { Config } from './config.ts';
+import type { Db } from './db/database.ts';
+import type { Logger } from './logger.ts';
+import type { Mailer } from './mail.ts';
+import type { Storage } from './storage/storage.ts';
+import type { Tokens } from './tokens.ts';
+
+export interface Services {
+  config: Config;
+  db: Db;
+  logger: Logger;
+  clock: Clock;
+  tokens: Tokens;
+  passwords: PasswordHasher;
+  mailer: Mailer;
+  storage: Storage;
+  background: BackgroundTasks;
+}

@@ -1,0 +1,75 @@
+// Signed tokens: HS256 only, audience checked (decisions.md). User tokens (`/auth`) carry audience
+// `user` and live 30 days; administrator tokens (`/api/auth`) carry `admin` and live 24 hours.
+import jwt from 'jsonwebtoken';
+import type { Clock } from './clock.ts';
+
+export const USER_TOKEN_LIFETIME_S = 30 * 24 * 3600;
+export const ADMIN_TOKEN_LIFETIME_S = 24 * 3600;
+
+export interface UserClaims {
+  id: number;
+  email: string;
+  isAdmin: boolean;
+  iat: number;
+  exp: number;
+}
+
+export interface AdminClaims {
+  id: number;
+  username: string;
+  iat: number;
+  exp: number;
+}
+
+export class Tokens {
+  constructor(
+    private readonly secret: string,
+    private readonly clock: Clock,
+  ) {}
+
+  private nowSeconds(): number {
+    return Math.floor(this.clock.now() / 1000);
+  }
+
+  signUser(claims: { id: number; email: string; isAdmin: boolean }): string {
+    const iat = this.nowSeconds();
+    return jwt.sign({ id: claims.id, email: claims.email, isAdmin: claims.isAdmin, iat, exp: iat + USER_TOKEN_LIFETIME_S }, this.secret, {
+      algorithm: 'HS256',
+      audience: 'user',
+    });
+  }
+
+  signAdmin(claims: { id: number; username: string }): string {
+    const iat = this.nowSeconds();
+    return jwt.sign({ id: claims.id, username: claims.username, iat, exp: iat + ADMIN_TOKEN_LIFETIME_S }, this.secret, {
+      algorithm: 'HS256',
+      audience: 'admin',
+    });
+  }
+
+  private verify(token: string, audience: 'user' | 'admin'): jwt.JwtPayload | null {
+    try {
+      const payload = jwt.verify(token, this.secret, { algorithms: ['HS256'], audience, clockTimestamp: this.nowSeconds() });
+      return typeof payload === 'object' ? payload : null;
+    } catch {
+      return null;
+    }
+  }
+
+  /** The claims of a valid, unexpired user token, or null. */
+  verifyUser(token: string): UserClaims | null {
+    const p = this.verify(token, 'user');
+    if (!p || !Number.isInteger(p.id) || typeof p.email !== 'string' || typeof p.isAdmin !== 'boolean') return null;
+    return { id: p.id, email: p.email, isAdmin: p.isAdmin, iat: p.iat ?? 0, exp: p.exp ?? 0 };
+  }
+
+  verifyAdmin(token: string): AdminClaims | null {
+    const p = this.verify(token, 'admin');
+    if (!p || !Number.isInteger(p.id) || typeof p.username !== 'string') return null;
+    return { id: p.id, username: p.username, iat: p.iat ?? 0, exp: p.exp ?? 0 };
+  }
+
+  secondsLeft(claims: { exp: number }): number {
+    return claims.exp - this.nowSeconds();
+  }
+}

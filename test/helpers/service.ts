@@ -1,0 +1,93 @@
+// The real service for a test file: its own database, the real edge on a free port, real pools.
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ManualClock } from '../../shared/clock.ts';
+import { loadConfig, type Config } from '../../shared/config.ts';
+import { freePort } from '../../shared/db/embedded-postgres.ts';
+import { createLogger } from '../../shared/logger.ts';
+import { startService, type RunningService } from '../../shared/service.ts';
+import { createTestDatabase } from './database.ts';
+
+export interface TestService {
+  url: string;
+  config: Config;
+  clock: ManualClock;
+  running: RunningService;
+  dataDir: string;
+  stop(): Promise<void>;
+}
+
+export const ADMIN = { username: 'admin', password: 'admin-password-1' };
+
+/** Every log line the service wrote, when started with `captureLogs`. */
+export interface LogCapture {
+  lines: string[];
+}
+
+export async function startTestService(env: Record<string, string> = {}, options: { captureLogs?: LogCapture } = {}): Promise<TestService> {
+  const database = await createTestDatabase();
+  const dataDir = await mkdtemp(join(tmpdir(), 'schedule-test-data-'));
+  const port = await freePort();
+  const config = loadConfig({
+    PORT: String(port),
+    DATABASE_URL: database.url,
+    JWT_SECRET: randomBytes(32).toString('hex'),
+    DATA_DIR: dataDir,
+    PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
+    LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
+    ADMIN_USERNAME: ADMIN.username,
+    ADMIN_PASSWORD: ADMIN.password,
+    ...env,
+  });
+  const clock = new ManualClock();
+  const capture = options.captureLogs;
+  const logger = capture ? createLogger('debug', { write: (line: string) => void capture.lines.push(line) }) : undefined;
+  const running = await startService(config, { clock, ...(logger ? { logger } : {}) });
+  return {
+    url: `http://127.0.0.1:${running.port}`,
+    config,
+    clock,
+    running,
+    dataDir,
+    stop: async () => {
+      await running.stop();
+      await database.drop();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface JsonResponse<T = any> {
+  status: number;
+  headers: Headers;
+  body: T;
+}
+
+/** One HTTP call with a JSON body (or none); the answer's body parsed as JSON when there is one. */
+export async function call<T = any>(
+  base: string,
+  method: string,
+  path: string,
+  options: { json?: unknown; body?: RequestInit['body']; token?: string; headers?: Record<string, string> } = {},
+): Promise<JsonResponse<T>> {
+  const headers: Record<string, string> = { ...options.headers };
+  if (options.token) headers.authorization = `Bearer ${options.token}`;
+  let body = options.body;
+  if (options.json !== undefined) {
+    headers['content-type'] = 'application/json';
+    body = JSON.stringify(options.json);
+  }
+  const response = await fetch(base + path, { method, headers, body });
+  const text = await response.text();
+  let parsed: unknown = text;
+  if ((response.headers.get('content-type') ?? '').includes('json') && text) parsed = JSON.parse(text);
+  return { status: response.status, headers: response.headers, body: parsed as T };
+}
+
+export async function adminToken(base: string): Promise<string> {
+  const response = await call(base, 'POST', '/api/auth/login', { json: ADMIN });
+  if (response.status !== 200) throw new Error(`admin login failed: ${response.status} ${JSON.stringify(response.body)}`);
+  return response.body.token;
+}

@@ -1,0 +1,41 @@
+// Shared shape of the Piscina pools: one place sizes them, runs .ts workers and reports their load.
+import { availableParallelism } from 'node:os';
+import { Piscina } from 'piscina';
+import type { Logger } from '../shared/logger.ts';
+
+export interface PoolStats {
+  name: string;
+  threads: number;
+  queued: number;
+  utilization: number;
+}
+
+export interface WorkerPool<TTask, TResult> {
+  run(task: TTask, transferList?: ArrayBuffer[]): Promise<TResult>;
+  stats(): PoolStats;
+  close(): Promise<void>;
+}
+
+export function createWorkerPool<TTask, TResult>(
+  name: string,
+  workerFile: URL,
+  logger: Logger,
+  options: { threads?: number; maxQueue?: number } = {},
+): WorkerPool<TTask, TResult> {
+  const threads = options.threads ?? availableParallelism();
+  const piscina = new Piscina({
+    filename: workerFile.href,
+    // Workers load TypeScript through tsx, like the main thread.
+    execArgv: ['--import', 'tsx'],
+    minThreads: threads,
+    maxThreads: threads,
+    maxQueue: options.maxQueue ?? threads * 256,
+    idleTimeout: 60_000,
+  });
+  piscina.on('error', (error: unknown) => logger.error({ err: error, pool: name }, 'worker pool error'));
+  return {
+    run: (task, transferList) => piscina.run(task, transferList ? { transferList: transferList as never } : undefined) as Promise<TResult>,
+    stats: () => ({ name, threads: piscina.threads.length, queued: piscina.queueSize, utilization: piscina.utilization }),
+    close: () => piscina.close({ force: false }),
+  };
+}
