@@ -1,0 +1,119 @@
+// The image pool: uploads are decoded and resized by sharp in worker threads (image.worker.ts).
+
+import os from 'node:os';
+import { Piscina } from 'piscina';
+import type { Logger } from '../shared/logger.ts';
+
+export type ImageFormat = 'jpeg' | 'png' | 'webp' | 'gif' | 'avif';
+
+export interface ProcessedImage {
+  /** Format of the uploaded bytes (checked by magic bytes and by the decoder). */
+  format: ImageFormat;
+  /** Size of the uploaded image as displayed, i.e. after EXIF orientation. */
+  width: number;
+  height: number;
+  /** The uploaded bytes, unchanged. */
+  original: Uint8Array;
+  /** WebP, long side 800 px (never enlarged). */
+  medium: Uint8Array;
+  /** WebP, long side 400 px (never enlarged). */
+  thumb: Uint8Array;
+}
+
+export interface ImageTask {
+  bytes: Uint8Array;
+}
+
+/** IMAGE_INVALID → 400 (not a decodable JPEG/PNG/WebP/GIF/AVIF), IMAGE_TOO_LARGE → 413 (pixel limit). */
+export type ImageErrorCode = 'IMAGE_INVALID' | 'IMAGE_TOO_LARGE';
+
+export class ImageError extends Error {
+  override readonly name = 'ImageError';
+  readonly code: ImageErrorCode;
+  readonly detail: string;
+
+  constructor(code: ImageErrorCode, detail: string) {
+    // The code leads the message because only the message survives the trip back from the worker thread.
+    super(`${code}: ${detail}`);
+    this.code = code;
+    this.detail = detail;
+  }
+}
+
+const IMAGE_ERROR_MESSAGE = /^(IMAGE_INVALID|IMAGE_TOO_LARGE): ([\s\S]*)$/;
+
+export interface ImagePoolStats {
+  /** Tasks waiting for a free thread. */
+  queued: number;
+  /** Share of the pool's capacity in use since it started, 0..1. */
+  utilization: number;
+  threads: number;
+}
+
+export interface ImagePool {
+  /**
+   * Makes the original/medium/thumb variants. Takes ownership of `bytes`: when they fill their
+   * whole ArrayBuffer it is transferred to the worker (and detached here), so use `result.original`
+   * afterwards. Rejects with ImageError for images the site does not accept.
+   */
+  process(bytes: Uint8Array): Promise<ProcessedImage>;
+  close(): Promise<void>;
+  stats(): ImagePoolStats;
+}
+
+export interface ImagePoolOptions {
+  /** Upper bound of worker threads; default os.availableParallelism(). */
+  threads?: number;
+  /** Threads kept alive while idle; default 1 (the first upload does not pay the start-up). */
+  minThreads?: number;
+  /** Where pool-level failures go (a worker that died outside a task); default stderr. */
+  logger?: Pick<Logger, 'error'>;
+}
+
+export function createImagePool(options: ImagePoolOptions = {}): ImagePool {
+  const maxThreads = Math.max(1, options.threads ?? os.availableParallelism());
+  const minThreads = Math.min(maxThreads, Math.max(0, options.minThreads ?? 1));
+  const pool = new Piscina<ImageTask, ProcessedImage>({
+    name: 'default',
+    filename: new URL('./image.worker.ts', import.meta.url).href,
+    // Workers load TypeScript through tsx, like the main thread.
+    execArgv: ['--import', 'tsx'],
+    minThreads,
+    maxThreads,
+    idleTimeout: 30_000,
+  });
+  pool.on('error', (error: unknown) => {
+    if (options.logger) options.logger.error({ err: error, pool: 'image' }, 'worker pool error');
+    else console.error('image pool error', error);
+  });
+
+  return {
+    async process(bytes) {
+      const payload = ownsWholeBuffer(bytes) ? bytes : new Uint8Array(bytes);
+      try {
+        return await pool.run({ bytes: payload }, { transferList: [payload.buffer] });
+      } catch (error) {
+        throw fromWorkerError(error);
+      }
+    },
+    async close() {
+      await pool.close();
+    },
+    stats() {
+      return { queued: pool.queueSize, utilization: pool.utilization, threads: pool.threads.length };
+    },
+  };
+}
+
+// A view sharing its ArrayBuffer (a slice, or Node's 8 KiB Buffer pool) is copied instead:
+// transferring would detach its neighbours, and cloning would copy the whole backing buffer.
+function ownsWholeBuffer(view: Uint8Array): view is Uint8Array<ArrayBuffer> {
+  return view.buffer instanceof ArrayBuffer && view.byteOffset === 0 && view.byteLength === view.buffer.byteLength;
+}
+
+function fromWorkerError(error: unknown): unknown {
+  if (error instanceof ImageError) return error;
+  const match = error instanceof Error ? IMAGE_ERROR_MESSAGE.exec(error.message) : null;
+  if (match === null) return error;
+  return new ImageError(match[1] as ImageErrorCode, match[2] ?? '');
+}
