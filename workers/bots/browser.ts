@@ -1,0 +1,227 @@
+// One headless Chromium per process, launched on first use and shared by every bot.
+// Pages are short-lived: each call gets a fresh tab that may only talk to the origins it
+// names, and the tab is closed whatever happens.
+
+import { constants as fsConstants } from 'node:fs';
+import { access, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import puppeteer from 'puppeteer-core';
+import type { Browser, HTTPRequest, Page } from 'puppeteer-core';
+
+export const DEFAULT_CHROMIUM_PATH = '/usr/bin/chromium';
+export const CHROMIUM_INSTALL_HINT = 'apt-get update && apt-get install -y chromium fonts-nanum';
+
+export interface BrowserLaunchOptions {
+  executablePath: string;
+  /**
+   * Host names the browser may resolve; every other name fails to resolve inside Chromium,
+   * which also silences its own background lookups. A new host relaunches the browser.
+   */
+  allowedHosts?: readonly string[];
+}
+
+export interface PageOptions {
+  executablePath: string;
+  /** Default timeout of navigations and waits on the page. */
+  timeoutMs: number;
+  /** Origins (`scheme://host:port`) the page may request; everything else is aborted. */
+  allowedOrigins: readonly string[];
+  /** Page scripts stay off unless asked for: reading server-rendered HTML needs none. */
+  javaScriptEnabled?: boolean;
+  onBlockedRequest?: (url: string) => void;
+}
+
+export class BrowserNotFoundError extends Error {
+  override readonly name = 'BrowserNotFoundError';
+  readonly status = 500;
+  readonly executablePath: string;
+
+  constructor(executablePath: string) {
+    super(
+      `Chromium 실행 파일을 찾을 수 없습니다 (${executablePath}). ` +
+        `설치 방법: ${CHROMIUM_INSTALL_HINT}`,
+    );
+    this.executablePath = executablePath;
+  }
+}
+
+// DEPENDENCIES.md's flags, plus a few more that keep Chromium's own services quiet. Debian's
+// wrapper script adds flags of its own (remote extensions, Google API keys), so the
+// resolver rules are what really keeps the browser from reaching anything but our hosts.
+function chromiumArgs(userDataDir: string, hosts: ReadonlySet<string>): string[] {
+  const resolverRules = ['MAP * ~NOTFOUND', ...[...hosts].map((host) => `EXCLUDE ${host}`)].join(', ');
+  return [
+    '--headless',
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-quic',
+    '--no-first-run',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+    `--user-data-dir=${userDataDir}`,
+    `--host-resolver-rules=${resolverRules}`,
+    '--disable-domain-reliability',
+    '--no-pings',
+    '--disable-features=AutofillServerCommunication,CertificateTransparencyComponentUpdater,DialMediaRouteProvider,InterestFeedContentSuggestions',
+  ];
+}
+
+interface SharedBrowser {
+  browser: Browser;
+  userDataDir: string;
+  hosts: ReadonlySet<string>;
+  openPages: number;
+  retired: boolean;
+}
+
+let current: SharedBrowser | null = null;
+let launching: Promise<SharedBrowser> | null = null;
+const retiredBrowsers = new Set<SharedBrowser>();
+let openPages = 0;
+
+export async function assertChromiumExists(executablePath: string): Promise<void> {
+  try {
+    await access(executablePath, fsConstants.X_OK);
+  } catch {
+    throw new BrowserNotFoundError(executablePath);
+  }
+}
+
+async function launch(executablePath: string, hosts: ReadonlySet<string>): Promise<SharedBrowser> {
+  await assertChromiumExists(executablePath);
+  const userDataDir = await mkdtemp(join(tmpdir(), 'schedule-bot-chromium-'));
+  let browser: Browser;
+  try {
+    browser = await puppeteer.launch({
+      executablePath,
+      headless: true,
+      pipe: true,
+      args: chromiumArgs(userDataDir, hosts),
+      protocolTimeout: 60_000,
+    });
+  } catch (error) {
+    await removeDir(userDataDir);
+    throw error;
+  }
+  const shared: SharedBrowser = { browser, userDataDir, hosts, openPages: 0, retired: false };
+  current = shared;
+  browser.once('disconnected', () => {
+    if (current === shared) current = null;
+    retiredBrowsers.delete(shared);
+    void removeDir(userDataDir);
+  });
+  return shared;
+}
+
+async function removeDir(dir: string): Promise<void> {
+  await rm(dir, { recursive: true, force: true, maxRetries: 3, retryDelay: 100 }).catch(() => {});
+}
+
+async function shutDown(shared: SharedBrowser): Promise<void> {
+  retiredBrowsers.delete(shared);
+  await shared.browser.close().catch(() => {});
+  await removeDir(shared.userDataDir);
+}
+
+// A browser whose resolver rules lack a newly needed host serves its open pages to the
+// end and is then closed; new pages go to a browser launched with the wider rules.
+function retire(shared: SharedBrowser): void {
+  if (current === shared) current = null;
+  shared.retired = true;
+  if (shared.openPages === 0) void shutDown(shared);
+  else retiredBrowsers.add(shared);
+}
+
+function hostsOf(options: BrowserLaunchOptions): Set<string> {
+  return new Set(['localhost', '127.0.0.1', ...(options.allowedHosts ?? []).map((host) => host.toLowerCase())]);
+}
+
+// The current browser if its resolver rules cover `allowedHosts`, else a new one. With
+// `reservePage` the page is counted before anyone else can retire the browser.
+async function acquire(options: BrowserLaunchOptions, reservePage: boolean): Promise<SharedBrowser> {
+  const wanted = hostsOf(options);
+  for (;;) {
+    if (launching) {
+      await launching.catch(() => {});
+    } else {
+      const shared = current;
+      if (shared?.browser.connected) {
+        if ([...wanted].every((host) => shared.hosts.has(host))) {
+          if (reservePage) shared.openPages += 1;
+          return shared;
+        }
+        for (const host of shared.hosts) wanted.add(host);
+        retire(shared);
+      }
+      current = null;
+      launching = launch(options.executablePath, new Set(wanted)).finally(() => {
+        launching = null;
+      });
+      await launching; // a failed launch (no Chromium) rejects here
+    }
+  }
+}
+
+/** The process's browser, launched on first call and again after it disconnected. */
+export async function getBrowser(options: BrowserLaunchOptions): Promise<Browser> {
+  return (await acquire(options, false)).browser;
+}
+
+/** Shut the browser down (process exit, tests) and remove its profile directory. */
+export async function closeBrowser(): Promise<void> {
+  const pending = launching;
+  if (pending) await pending.catch(() => {});
+  const shared = current;
+  current = null;
+  await Promise.all([...retiredBrowsers, ...(shared ? [shared] : [])].map(shutDown));
+}
+
+/** Pages opened by `withPage` and not yet closed. */
+export function openPageCount(): number {
+  return openPages;
+}
+
+function isAllowed(url: string, allowedOrigins: ReadonlySet<string>): boolean {
+  if (url.startsWith('data:') || url.startsWith('blob:') || url === 'about:blank') return true;
+  try {
+    return allowedOrigins.has(new URL(url).origin);
+  } catch {
+    return false;
+  }
+}
+
+export async function withPage<T>(fn: (page: Page) => Promise<T>, options: PageOptions): Promise<T> {
+  const origins = options.allowedOrigins.map((origin) => new URL(origin));
+  const allowedOrigins = new Set(origins.map((origin) => origin.origin));
+  const shared = await acquire(
+    { executablePath: options.executablePath, allowedHosts: origins.map((origin) => origin.hostname) },
+    true,
+  );
+  openPages += 1;
+  let page: Page | null = null;
+  try {
+    page = await shared.browser.newPage();
+    page.setDefaultNavigationTimeout(options.timeoutMs);
+    page.setDefaultTimeout(options.timeoutMs);
+    await page.setJavaScriptEnabled(options.javaScriptEnabled ?? false);
+    await page.setRequestInterception(true);
+    page.on('request', (request: HTTPRequest) => {
+      if (request.isInterceptResolutionHandled()) return;
+      const url = request.url();
+      if (isAllowed(url, allowedOrigins)) {
+        request.continue().catch(() => {});
+      } else {
+        options.onBlockedRequest?.(url);
+        request.abort('blockedbyclient').catch(() => {});
+      }
+    });
+    return await fn(page);
+  } finally {
+    shared.openPages -= 1;
+    openPages -= 1;
+    await page?.close().catch(() => {});
+    if (shared.retired && shared.openPages === 0) void shutDown(shared);
+  }
+}
