@@ -34,10 +34,12 @@ export interface Route {
 interface Node {
   statics: Map<string, Node>;
   param: { name: string; node: Node } | null;
+  /** `*name`: the rest of the path, still percent-encoded (file paths under /storage). */
+  rest: { name: string; node: Node } | null;
   routes: Map<Method, Route>;
 }
 
-const newNode = (): Node => ({ statics: new Map(), param: null, routes: new Map() });
+const newNode = (): Node => ({ statics: new Map(), param: null, rest: null, routes: new Map() });
 
 export type Match = { route: Route; params: Record<string, string> } | { allowed: Method[] } | null;
 
@@ -53,7 +55,10 @@ export class Router {
     for (const route of routes) {
       let node = this.root;
       for (const segment of splitPath(route.path)) {
-        if (segment.startsWith(':')) {
+        if (segment.startsWith('*')) {
+          node.rest ??= { name: segment.slice(1), node: newNode() };
+          node = node.rest.node;
+        } else if (segment.startsWith(':')) {
           const name = segment.slice(1);
           if (node.param && node.param.name !== name) throw new Error(`conflicting parameter names at ${route.path}`);
           node.param ??= { name, node: newNode() };
@@ -77,30 +82,35 @@ export class Router {
   match(method: Method, path: string): Match {
     const segments = splitPath(path);
     const params: Record<string, string> = {};
-    const node = this.walk(this.root, segments, 0, params);
+    const rest: Record<string, string> = {};
+    const node = this.walk(this.root, segments, 0, params, rest);
     if (!node) return null;
     const route = node.routes.get(method);
     if (route) {
       for (const key of Object.keys(params)) params[key] = decodeSegment(params[key]!);
-      return { route, params };
+      return { route, params: { ...params, ...rest } };
     }
     return { allowed: [...node.routes.keys()] };
   }
 
-  private walk(node: Node, segments: string[], index: number, params: Record<string, string>): Node | null {
+  private walk(node: Node, segments: string[], index: number, params: Record<string, string>, rest: Record<string, string>): Node | null {
     if (index === segments.length) return node.routes.size > 0 ? node : null;
     const segment = segments[index]!;
     const fixed = node.statics.get(segment);
     if (fixed) {
-      const found = this.walk(fixed, segments, index + 1, params);
+      const found = this.walk(fixed, segments, index + 1, params, rest);
       if (found) return found;
     }
     if (node.param) {
-      const found = this.walk(node.param.node, segments, index + 1, params);
+      const found = this.walk(node.param.node, segments, index + 1, params, rest);
       if (found) {
         params[node.param.name] = segment;
         return found;
       }
+    }
+    if (node.rest && node.rest.node.routes.size > 0) {
+      rest[node.rest.name] = segments.slice(index).join('/');
+      return node.rest.node;
     }
     return null;
   }

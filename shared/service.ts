@@ -6,10 +6,15 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { adminAuthenticator, adminAuthRoutes } from '../edge/routes/admin-auth.ts';
 import { accountRoutes } from '../edge/routes/account.ts';
+import { eventRoutes } from '../edge/routes/events.ts';
 import { healthRoutes } from '../edge/routes/health.ts';
+import { storageRoutes } from '../edge/routes/storage.ts';
 import { Router } from '../edge/router.ts';
 import { startEdge, type Edge } from '../edge/server.ts';
+import { createImagePool, type ImagePool } from '../workers/image-pool.ts';
 import { createPasswordHasher } from '../workers/password-hasher.ts';
+import { InProcessMonthlyCache } from './cache/monthly-cache.ts';
+import { EmbeddedSearchIndex } from './search/embedded.ts';
 import { BackgroundTasks } from './background.ts';
 import { systemClock, type Clock } from './clock.ts';
 import type { Config } from './config.ts';
@@ -70,9 +75,11 @@ export async function startService(config: Config, options: ServiceOptions = {})
     await embedded?.stop();
   };
   let passwords: ReturnType<typeof createPasswordHasher> | null = null;
+  let images: ImagePool | null = null;
   try {
     await migrate(database.db, logger);
     passwords = createPasswordHasher(logger);
+    images = createImagePool({ logger });
     const storage = await createStorage(config);
     const services: Services = {
       config,
@@ -84,6 +91,9 @@ export async function startService(config: Config, options: ServiceOptions = {})
       mailer: createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, mailDir: join(config.dataDir, 'mail') }, logger),
       storage,
       background: new BackgroundTasks(logger),
+      images,
+      search: new EmbeddedSearchIndex(database.db),
+      monthlyCache: new InProcessMonthlyCache(),
     };
     if (config.admin) {
       const id = await upsertAdmin(database.db, config.admin.username, await passwords.hash(config.admin.password.normalize('NFC')));
@@ -97,6 +107,8 @@ export async function startService(config: Config, options: ServiceOptions = {})
       router.add(...healthRoutes(services, { ready: () => ready }, router));
       router.add(...accountRoutes(services));
       router.add(...adminAuthRoutes(services));
+      router.add(...eventRoutes(services));
+      router.add(...storageRoutes(services));
       edge = await startEdge(router, { authenticateAdmin: adminAuthenticator(services) }, logger, config.port);
       logger.info({ port: edge.port, roles: [...config.roles] }, 'edge listening');
     }
@@ -117,6 +129,8 @@ export async function startService(config: Config, options: ServiceOptions = {})
         await services.background.drain();
         services.mailer.close();
         await passwords!.close();
+        await images!.close();
+        await services.search.close();
         await storage.close?.();
         await stopDatabase();
         logger.info('stopped');
@@ -124,6 +138,7 @@ export async function startService(config: Config, options: ServiceOptions = {})
     return { port: edge?.port ?? null, services, stop };
   } catch (error) {
     await passwords?.close().catch(() => undefined);
+    await images?.close().catch(() => undefined);
     await stopDatabase().catch(() => undefined);
     throw error;
   }

@@ -1,10 +1,13 @@
 // What the roles share inside one process: built once by the composition root (shared/service.ts).
+import type { ImagePool } from '../workers/image-pool.ts';
 import type { PasswordHasher } from '../workers/password-hasher.ts';
 import type { BackgroundTasks } from './background.ts';
 import type { Clock } from './clock.ts';
 import type { Config } from './config.ts';
 import type { Db } from './db/database.ts';
 import type { Logger } from './logger.ts';
+import type { MonthlyCache } from './cache/monthly-cache.ts';
+import type { SearchIndex } from './search/search-index.ts';
 import type { Mailer } from './mail.ts';
 import type { Storage } from './storage/storage.ts';
 import type { Tokens } from './tokens.ts';
@@ -19,4 +22,7 @@ export interface Services {
   mailer: Mailer;
   storage: Storage;
   background: BackgroundTasks;
+  images: ImagePool;
+  search: SearchIndex;
+  monthlyCache: MonthlyCache;
 }

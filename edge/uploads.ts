@@ -1,0 +1,78 @@
+// From uploaded files to image records: decode and resize in the image pool (before any write, so
+// a bad file stores nothing), then store the three variants under keys the caller names.
+import { ImageError, type ImagePool, type ProcessedImage } from '../workers/image-pool.ts';
+import type { StoredImage } from '../shared/db/repositories/images.ts';
+import { HttpError } from '../shared/errors.ts';
+import type { Storage } from '../shared/storage/storage.ts';
+import type { UploadedFile } from './multipart.ts';
+
+const CONTENT_TYPES: Record<ProcessedImage['format'], string> = {
+  jpeg: 'image/jpeg',
+  png: 'image/png',
+  webp: 'image/webp',
+  gif: 'image/gif',
+  avif: 'image/avif',
+};
+
+/** Every file decoded and resized, in order; the first file that is not an acceptable image gives 400 (413 past the pixel limit). */
+export async function processUploads(pool: ImagePool, files: UploadedFile[]): Promise<ProcessedImage[]> {
+  const results = await Promise.allSettled(files.map((file) => pool.process(new Uint8Array(file.bytes))));
+  return results.map((result, index) => {
+    if (result.status === 'fulfilled') return result.value;
+    const name = files[index]!.fileName || `${index + 1}번째 파일`;
+    if (result.reason instanceof ImageError) {
+      if (result.reason.code === 'IMAGE_TOO_LARGE') throw new HttpError(413, `'${name.slice(0, 100)}': 이미지의 픽셀 수가 너무 많습니다.`);
+      throw new HttpError(400, `'${name.slice(0, 100)}': 이미지 파일이 아니거나 손상된 이미지입니다.`);
+    }
+    throw result.reason;
+  });
+}
+
+export interface VariantKeys {
+  original: string;
+  medium: string;
+  thumb: string;
+}
+
+/** Writes the three variants; `written` collects each key as soon as it exists, for cleanup on failure. */
+export async function storeVariants(storage: Storage, image: ProcessedImage, keys: VariantKeys, written: string[]): Promise<StoredImage> {
+  await storage.put(keys.original, image.original, CONTENT_TYPES[image.format]);
+  written.push(keys.original);
+  await storage.put(keys.medium, image.medium, 'image/webp');
+  written.push(keys.medium);
+  await storage.put(keys.thumb, image.thumb, 'image/webp');
+  written.push(keys.thumb);
+  return {
+    originalUrl: storage.urlFor(keys.original),
+    mediumUrl: storage.urlFor(keys.medium),
+    thumbUrl: storage.urlFor(keys.thumb),
+    originalKey: keys.original,
+    mediumKey: keys.medium,
+    thumbKey: keys.thumb,
+    width: image.width,
+    height: image.height,
+  };
+}
+
+const IMAGE_EXTENSIONS = new Set(['jpeg', 'png', 'webp', 'gif', 'avif']);
+
+/**
+ * 4.7 step 6: the lower-cased extension of the uploaded file name, `jpg` → `jpeg`, `webp` when the
+ * name has none. An extension that names no image format (`.php`, `.html`) is replaced by the
+ * detected format, so no stored key carries an executable-looking name.
+ */
+export function posterExtension(fileName: string, detected: ProcessedImage['format']): string {
+  const match = /\.([^./\\]+)$/.exec(fileName);
+  if (!match) return 'webp';
+  const extension = match[1]!.toLowerCase();
+  const normalised = extension === 'jpg' ? 'jpeg' : extension;
+  return IMAGE_EXTENSIONS.has(normalised) ? normalised : detected;
+}
+
+/** Variant keys beside an original key: `a/b/01.jpeg` → `a/b/medium/01.webp`, `a/b/thumb/01.webp`. */
+export function variantKeys(original: string): VariantKeys {
+  const slash = original.lastIndexOf('/');
+  const dir = original.slice(0, slash);
+  const stem = original.slice(slash + 1).replace(/\.[^.]+$/, '');
+  return { original, medium: `${dir}/medium/${stem}.webp`, thumb: `${dir}/thumb/${stem}.webp` };
+}

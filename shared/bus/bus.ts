@@ -1,0 +1,161 @@
+// The message bus actors talk through (ARCHITECTURE.md, "Bus, topics and actors"): Kafka when
+// KAFKA_BROKERS is set, otherwise PostgreSQL tables in the application database. Both pass the same
+// contract suite (test/bus-contract.ts).
+import type { Db } from '../db/database.ts';
+import type { Logger } from '../logger.ts';
+
+export const TOPICS = {
+  videoCollected: 'bot.video.collected',
+  postCollected: 'bot.post.collected',
+  scheduleChanged: 'schedule.changed',
+} as const;
+
+export const dlqTopic = (topic: string) => `${topic}.dlq`;
+
+export interface BusMessage<T = unknown> {
+  topic: string;
+  key: string;
+  value: T;
+  /** Stable across redeliveries of the same message. */
+  id: string;
+  /** 1 on the first delivery to this consumer, then 2, 3, ... while it is retried. */
+  attempt: number;
+  publishedAt: Date;
+}
+
+export interface SubscribeOptions {
+  /** Handler calls before the message goes to `<topic>.dlq` (default 5). */
+  maxAttempts?: number;
+  /** Base of the exponential backoff between attempts (default 200 ms: 200, 400, 800, ...). */
+  backoffMs?: number;
+  /** Partitions worked in parallel (default 4); each partition is worked sequentially. */
+  concurrency?: number;
+}
+
+export interface Subscription {
+  /** Stops taking messages, waits for the handlers in flight, releases the partitions. */
+  stop(): Promise<void>;
+}
+
+export type MessageHandler = (message: BusMessage) => Promise<void>;
+
+export interface Bus {
+  publish(topic: string, key: string, value: unknown): Promise<void>;
+  publishMany(messages: { topic: string; key: string; value: unknown }[]): Promise<void>;
+  /** Consumer group semantics: each message is handled by one member of the group, at least once, in order per key; a failing message is retried with backoff, then goes to `<topic>.dlq` and the group moves on. */
+  subscribe(group: string, topics: string[], handler: MessageHandler, options?: SubscribeOptions): Promise<Subscription>;
+  /** Messages published and not yet handled by the group, per topic (for metrics). */
+  lag(group: string): Promise<Record<string, number>>;
+  close(): Promise<void>;
+}
+
+export interface BusOptions {
+  db: Db;
+  logger: Logger;
+  /** From KAFKA_BROKERS; null selects the PostgreSQL bus. */
+  kafkaBrokers: string[] | null;
+  clientId?: string;
+}
+
+export async function createBus(options: BusOptions): Promise<Bus> {
+  if (options.kafkaBrokers && options.kafkaBrokers.length > 0) {
+    const { KafkaBus } = await import('./kafka-bus.ts');
+    return KafkaBus.connect({ brokers: options.kafkaBrokers, logger: options.logger, clientId: options.clientId ?? 'schedule-backend' });
+  }
+  const { PostgresBus } = await import('./postgres-bus.ts');
+  return new PostgresBus({ db: options.db, logger: options.logger });
+}
+
+// ---- shared by both implementations ------------------------------------------------------------
+
+export const SUBSCRIBE_DEFAULTS = { maxAttempts: 5, backoffMs: 200, concurrency: 4 } as const;
+
+export function subscribeSettings(options: SubscribeOptions = {}): Required<SubscribeOptions> {
+  const positive = (value: number | undefined, fallback: number) =>
+    value !== undefined && Number.isFinite(value) && value >= 0 ? value : fallback;
+  return {
+    maxAttempts: Math.max(1, Math.floor(positive(options.maxAttempts, SUBSCRIBE_DEFAULTS.maxAttempts))),
+    backoffMs: positive(options.backoffMs, SUBSCRIBE_DEFAULTS.backoffMs),
+    concurrency: Math.max(1, Math.floor(positive(options.concurrency, SUBSCRIBE_DEFAULTS.concurrency))),
+  };
+}
+
+/** Wait before attempt `attempt + 1`: base, 2×base, 4×base ... capped at one minute. */
+export const retryDelayMs = (attempt: number, backoffMs: number) => Math.min(backoffMs * 2 ** (attempt - 1), 60_000);
+
+/** Resolves after `ms`, or at once (false) when the signal aborts. */
+export function sleep(ms: number, signal?: AbortSignal): Promise<boolean> {
+  if (signal?.aborted) return Promise.resolve(false);
+  return new Promise((resolve) => {
+    const done = (completed: boolean) => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
+      resolve(completed);
+    };
+    const onAbort = () => done(false);
+    const timer = setTimeout(() => done(true), ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+export const errorMessage = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+/**
+ * Runs the handler until it succeeds or `maxAttempts` calls failed, sleeping with exponential
+ * backoff in between. Returns the last error when every attempt failed, `aborted` when the
+ * subscription stopped during a backoff (the message is then left uncommitted for redelivery).
+ */
+export async function handleWithRetries(
+  handler: MessageHandler,
+  message: Omit<BusMessage, 'attempt'>,
+  settings: Required<SubscribeOptions>,
+  signal: AbortSignal,
+  logger: Logger,
+  whileWaiting?: () => Promise<void>,
+): Promise<{ outcome: 'handled' } | { outcome: 'failed'; error: unknown } | { outcome: 'aborted' }> {
+  let lastError: unknown;
+  for (let attempt = 1; attempt <= settings.maxAttempts; attempt++) {
+    try {
+      await handler({ ...message, attempt });
+      return { outcome: 'handled' };
+    } catch (error) {
+      lastError = error;
+      logger.warn({ err: error, topic: message.topic, key: message.key, messageId: message.id, attempt }, 'message handler failed');
+    }
+    if (attempt === settings.maxAttempts) break;
+    // Sliced so that a Kafka consumer keeps heartbeating through a long backoff.
+    for (let left = retryDelayMs(attempt, settings.backoffMs); left > 0; left -= 3_000) {
+      await whileWaiting?.();
+      if (!(await sleep(Math.min(left, 3_000), signal))) return { outcome: 'aborted' };
+    }
+    if (signal.aborted) return { outcome: 'aborted' };
+  }
+  return { outcome: 'failed', error: lastError };
+}
+
+/** A wake-up that is not lost when it fires while nobody waits. */
+export class Wakeup {
+  private pending = false;
+  private release: (() => void) | null = null;
+
+  notify(): void {
+    if (this.release) this.release();
+    else this.pending = true;
+  }
+
+  wait(ms: number): Promise<void> {
+    if (this.pending) {
+      this.pending = false;
+      return Promise.resolve();
+    }
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => finish(), ms);
+      const finish = () => {
+        clearTimeout(timer);
+        this.release = null;
+        resolve();
+      };
+      this.release = finish;
+    });
+  }
+}

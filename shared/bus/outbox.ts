@@ -1,0 +1,148 @@
+// Transactional outbox (ARCHITECTURE.md, "Bus, topics and actors"): a write and the message about it
+// commit in one transaction; the relay publishes unsent entries and marks them sent.
+//
+// One relay is active among all processes: it holds a session-level advisory lock on a dedicated
+// connection and reads and marks entries through that same connection. The others poll the lock
+// and take over within `pollMs` when the active relay's session ends (process killed, connection
+// lost). Delivery is at least once: a relay that dies between publishing and marking publishes the
+// batch again on takeover, which idempotent consumers absorb.
+//
+// Order: entries are published in id order. Ids are taken at insert, so two transactions that
+// commit in the other order can be published in commit order instead; a writer that appends the
+// entry after its row write (the row lock orders the writers) keeps one entity's entries in order.
+import type { Db, Queryable } from '../db/database.ts';
+import type { Logger } from '../logger.ts';
+import { sleep, Wakeup, type Bus } from './bus.ts';
+
+/** Key of the relay's advisory lock (single-bigint form; the migrator uses 7_281_001). */
+const RELAY_LOCK = 7_281_006;
+const CHANNEL = 'outbox';
+const DAY_MS = 86_400_000;
+
+export interface OutboxEntry {
+  topic: string;
+  key: string;
+  payload: unknown;
+}
+
+/** Inserts the entry in the caller's transaction; the insert trigger wakes the relay at commit. */
+export async function appendOutbox(tx: Queryable, entry: OutboxEntry): Promise<void> {
+  if (!entry.topic) throw new TypeError('outbox entry needs a topic');
+  if (typeof entry.key !== 'string') throw new TypeError('outbox entry key must be a string');
+  await tx.none('INSERT INTO outbox (topic, key, payload) VALUES ($1, $2, $3::jsonb)', [entry.topic, entry.key, JSON.stringify(entry.payload ?? null)]);
+}
+
+export interface OutboxRelayOptions {
+  db: Db;
+  bus: Bus;
+  logger: Logger;
+  /** Polling fallback and standby lock retries (default 500 ms). */
+  pollMs?: number;
+  batchSize?: number;
+  /** Sent entries older than this are deleted (default 7 days; 0 keeps them). */
+  retentionMs?: number;
+}
+
+export interface OutboxRelay {
+  stop(): Promise<void>;
+  /** Entries not yet published. */
+  backlog(): Promise<number>;
+}
+
+interface OutboxRow {
+  id: number;
+  topic: string;
+  key: string;
+  payload: unknown;
+}
+
+type Session = Awaited<ReturnType<Db['connect']>>;
+
+export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
+  const { db, bus } = options;
+  const logger = options.logger.child({ component: 'outbox-relay' });
+  const pollMs = options.pollMs ?? 500;
+  const batchSize = options.batchSize ?? 100;
+  const retentionMs = options.retentionMs ?? 7 * DAY_MS;
+  const abort = new AbortController();
+  const wakeup = new Wakeup();
+  let session: Session | null = null;
+  let active = false;
+  let nextPruneAt = 0;
+
+  const openSession = async (): Promise<Session> => {
+    const opened: Session = await db.connect({
+      direct: true,
+      onLost: (error: unknown) => {
+        if (session !== opened) return;
+        session = null;
+        if (active && !abort.signal.aborted) logger.error({ err: error }, 'outbox relay lost its session: another relay takes over');
+        active = false;
+        wakeup.notify();
+      },
+    });
+    opened.client.on('notification', () => wakeup.notify());
+    session = opened;
+    return opened;
+  };
+
+  /** One batch: read unsent entries, publish, mark sent. Returns how many it relayed. */
+  const relayBatch = async (current: Session): Promise<number> => {
+    const rows = await current.any<OutboxRow>('SELECT id, topic, key, payload FROM outbox WHERE sent_at IS NULL ORDER BY id LIMIT $1', [batchSize]);
+    if (rows.length === 0) return 0;
+    await bus.publishMany(rows.map((row) => ({ topic: row.topic, key: row.key, value: row.payload })));
+    // Through the lock holder's session: if it is gone, this fails and the next relay publishes again.
+    await current.none('UPDATE outbox SET sent_at = now() WHERE id = ANY($1::bigint[])', [rows.map((row) => row.id)]);
+    return rows.length;
+  };
+
+  const run = async () => {
+    const { signal } = abort;
+    let failures = 0;
+    while (!signal.aborted) {
+      try {
+        const current = session ?? (await openSession());
+        if (!active) {
+          const { locked } = await current.one<{ locked: boolean }>('SELECT pg_try_advisory_lock($1) AS locked', [RELAY_LOCK]);
+          if (!locked) {
+            await wakeup.wait(pollMs); // standby: another process relays
+            continue;
+          }
+          await current.none('LISTEN $1:name', [CHANNEL]);
+          active = true;
+          logger.info('outbox relay active');
+        }
+        const relayed = await relayBatch(current);
+        failures = 0;
+        if (relayed === batchSize) continue; // more waiting: no pause
+        if (retentionMs > 0 && Date.now() >= nextPruneAt) {
+          nextPruneAt = Date.now() + 3_600_000;
+          await current.result("DELETE FROM outbox WHERE sent_at < now() - $1 * interval '1 millisecond'", [retentionMs]);
+        }
+        await wakeup.wait(pollMs);
+      } catch (error) {
+        if (signal.aborted) break;
+        failures++;
+        logger.error({ err: error, failures }, 'outbox relay failed; retrying');
+        await sleep(Math.min(250 * 2 ** Math.min(failures - 1, 7), 30_000), signal);
+      }
+    }
+  };
+
+  const loop = run();
+  let stopping: Promise<void> | null = null;
+  return {
+    stop: () =>
+      (stopping ??= (async () => {
+        abort.abort();
+        wakeup.notify();
+        await loop;
+        const current = session;
+        session = null;
+        active = false;
+        // Closing the session releases the lock: a standby relay takes over.
+        if (current) await (current.done() as Promise<void> | undefined)?.catch(() => undefined);
+      })()),
+    backlog: async () => (await db.one<{ count: number }>('SELECT count(*)::bigint AS count FROM outbox WHERE sent_at IS NULL')).count,
+  };
+}

@@ -1,0 +1,48 @@
+// Image records (api-service.md 2.4): three URLs and the storage keys behind them.
+import type { Queryable } from '../database.ts';
+
+export interface StoredImage {
+  originalUrl: string;
+  mediumUrl: string;
+  thumbUrl: string;
+  originalKey: string;
+  mediumKey: string;
+  thumbKey: string;
+  width: number;
+  height: number;
+}
+
+export interface ImageUrls {
+  id: number;
+  originalUrl: string;
+  mediumUrl: string;
+  thumbUrl: string;
+}
+
+export async function insertImage(db: Queryable, image: StoredImage): Promise<number> {
+  const row = await db.one<{ id: number }>(
+    `INSERT INTO images (original_url, medium_url, thumb_url, original_key, medium_key, thumb_key, width, height)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id`,
+    [image.originalUrl, image.mediumUrl, image.thumbUrl, image.originalKey, image.mediumKey, image.thumbKey, image.width, image.height],
+  );
+  return row.id;
+}
+
+/** Deletes the records and returns their storage keys, to delete the files after the commit. */
+export async function deleteImages(db: Queryable, ids: number[]): Promise<string[]> {
+  if (ids.length === 0) return [];
+  const rows = await db.any<{ original_key: string; medium_key: string; thumb_key: string }>(
+    'DELETE FROM images WHERE id = ANY($1::int[]) RETURNING original_key, medium_key, thumb_key',
+    [ids],
+  );
+  return rows.flatMap((row) => [row.original_key, row.medium_key, row.thumb_key]);
+}
+
+export async function imagesByIds(db: Queryable, ids: number[]): Promise<Map<number, ImageUrls>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db.any<{ id: number; original_url: string; medium_url: string; thumb_url: string }>(
+    'SELECT id, original_url, medium_url, thumb_url FROM images WHERE id = ANY($1::int[])',
+    [ids],
+  );
+  return new Map(rows.map((row) => [row.id, { id: row.id, originalUrl: row.original_url, mediumUrl: row.medium_url, thumbUrl: row.thumb_url }]));
+}

@@ -1,0 +1,45 @@
+// What every schedule write does besides its own rows: an outbox entry in the same transaction
+// (the indexer and other replicas' caches follow it), and after the commit the months' cache
+// invalidated and, for admin writes, the index updated inline so the caller reads its own write.
+import { appendOutbox } from './bus/outbox.ts';
+import { TOPICS } from './bus/bus.ts';
+import type { Queryable } from './db/database.ts';
+import { monthOf } from './db/repositories/schedules.ts';
+import { syncSchedules } from './search/sync.ts';
+import type { Services } from './services.ts';
+
+export interface ScheduleChange {
+  scheduleId: number;
+  action: 'create' | 'update' | 'delete';
+  /** Dates the schedule had before and after the write (YYYY-MM-DD): their months are invalidated. */
+  dates: string[];
+}
+
+export interface ScheduleChangedMessage {
+  scheduleId: number;
+  action: ScheduleChange['action'];
+  months: Array<{ year: number; month: number }>;
+}
+
+const monthsOf = (dates: string[]) => {
+  const seen = new Map<string, { year: number; month: number }>();
+  for (const date of dates) seen.set(date.slice(0, 7), monthOf(date));
+  return [...seen.values()];
+};
+
+export async function recordScheduleChange(tx: Queryable, change: ScheduleChange): Promise<void> {
+  const message: ScheduleChangedMessage = { scheduleId: change.scheduleId, action: change.action, months: monthsOf(change.dates) };
+  await appendOutbox(tx, { topic: TOPICS.scheduleChanged, key: String(change.scheduleId), payload: message });
+}
+
+/** After the commit: drop the cached months; with `syncIndex`, update the search index now. */
+export async function afterScheduleCommit(s: Services, change: ScheduleChange, options: { syncIndex: boolean }): Promise<void> {
+  for (const { year, month } of monthsOf(change.dates)) s.monthlyCache.invalidate(year, month);
+  if (!options.syncIndex) return;
+  try {
+    await syncSchedules(s.db, s.search, [change.scheduleId]);
+  } catch (error) {
+    // The outbox entry reaches the indexer, which repairs the entry.
+    s.logger.warn({ err: error, scheduleId: change.scheduleId }, 'inline index update failed; the indexer will repair it');
+  }
+}

@@ -1,0 +1,52 @@
+// Search documents are built from the stored schedules: one query for any number of ids.
+import type { Queryable } from '../db/database.ts';
+import type { SearchDocument } from './search-index.ts';
+
+interface DocumentRow {
+  id: number;
+  title: string;
+  description: string | null;
+  category_id: number;
+  category_name: string;
+  date: string;
+  source_name: string | null;
+  school_name: string | null;
+  short_names: string[] | null;
+  member_names: string[];
+}
+
+const DOCUMENT_SELECT = `
+  SELECT s.id, s.title, s.description, s.category_id, c.name AS category_name, to_char(s.date, 'YYYY-MM-DD') AS date,
+         s.source_name, e.school_name, sn.short_names,
+         COALESCE((SELECT array_agg(n) FROM schedule_members sm JOIN members m ON m.id = sm.member_id,
+                          LATERAL unnest(array_prepend(m.name, m.nicknames || COALESCE(ARRAY[m.name_en], '{}'))) AS n
+                    WHERE sm.schedule_id = s.id), '{}') AS member_names
+    FROM schedules s
+    JOIN schedule_categories c ON c.id = s.category_id
+    LEFT JOIN events e ON e.schedule_id = s.id
+    LEFT JOIN school_names sn ON sn.full_name = e.school_name OR e.school_name = ANY(sn.short_names)`;
+
+function toDocument(row: DocumentRow): SearchDocument {
+  const sources = [row.school_name, row.source_name, ...(row.short_names ?? [])].filter((name): name is string => !!name);
+  return {
+    scheduleId: row.id,
+    title: row.title,
+    description: row.description ?? '',
+    categoryId: row.category_id,
+    categoryName: row.category_name,
+    date: row.date,
+    sourceNames: [...new Set(sources)],
+    memberNames: [...new Set(row.member_names)],
+  };
+}
+
+export async function loadSearchDocuments(db: Queryable, ids: number[]): Promise<SearchDocument[]> {
+  if (ids.length === 0) return [];
+  const rows = await db.any<DocumentRow>(`${DOCUMENT_SELECT} WHERE s.id = ANY($1::int[])`, [ids]);
+  return rows.map(toDocument);
+}
+
+export async function loadAllSearchDocuments(db: Queryable): Promise<SearchDocument[]> {
+  const rows = await db.any<DocumentRow>(`${DOCUMENT_SELECT} ORDER BY s.id`);
+  return rows.map(toDocument);
+}

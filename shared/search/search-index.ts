@@ -1,0 +1,30 @@
+// One interface for the search index, two engines: embedded in PostgreSQL (default) and OpenSearch.
+export interface SearchDocument {
+  scheduleId: number;
+  title: string;
+  description: string;
+  categoryId: number;
+  categoryName: string;
+  date: string;
+  /** School name for events, channel or account otherwise; with the school's short forms. */
+  sourceNames: string[];
+  /** Member names and nicknames. */
+  memberNames: string[];
+}
+
+export interface SearchPage {
+  ids: number[];
+  total: number;
+}
+
+export interface SearchIndex {
+  readonly engine: 'embedded' | 'opensearch';
+  upsert(documents: SearchDocument[]): Promise<void>;
+  remove(scheduleIds: number[]): Promise<void>;
+  /** Best match first (title > school/source > members > description, then recency). */
+  search(query: string, page: { offset: number; limit: number }): Promise<SearchPage>;
+  /** Replaces the whole index with these documents; searches never see a half-built index. */
+  rebuild(documents: SearchDocument[]): Promise<number>;
+  count(): Promise<number>;
+  close(): Promise<void>;
+}
