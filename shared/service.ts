@@ -8,6 +8,9 @@ import { adminAuthenticator, adminAuthRoutes } from '../edge/routes/admin-auth.t
 import { accountRoutes } from '../edge/routes/account.ts';
 import { eventRoutes } from '../edge/routes/events.ts';
 import { healthRoutes } from '../edge/routes/health.ts';
+import { memberRoutes } from '../edge/routes/members.ts';
+import { scheduleRoutes } from '../edge/routes/schedules.ts';
+import { statsRoutes } from '../edge/routes/stats.ts';
 import { storageRoutes } from '../edge/routes/storage.ts';
 import { Router } from '../edge/router.ts';
 import { startEdge, type Edge } from '../edge/server.ts';
@@ -108,6 +111,9 @@ export async function startService(config: Config, options: ServiceOptions = {})
       router.add(...accountRoutes(services));
       router.add(...adminAuthRoutes(services));
       router.add(...eventRoutes(services));
+      router.add(...scheduleRoutes(services));
+      router.add(...memberRoutes(services));
+      router.add(...statsRoutes(services));
       router.add(...storageRoutes(services));
       edge = await startEdge(router, { authenticateAdmin: adminAuthenticator(services) }, logger, config.port);
       logger.info({ port: edge.port, roles: [...config.roles] }, 'edge listening');
