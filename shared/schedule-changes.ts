@@ -35,6 +35,7 @@ export async function recordScheduleChange(tx: Queryable, change: ScheduleChange
 /** After the commit: drop the cached months; with `syncIndex`, update the search index now. */
 export async function afterScheduleCommit(s: Services, change: ScheduleChange, options: { syncIndex: boolean }): Promise<void> {
   for (const { year, month } of monthsOf(change.dates)) s.monthlyCache.invalidate(year, month);
+  s.analysis.schedulesChanged();
   if (!options.syncIndex) return;
   try {
     await syncSchedules(s.db, s.search, [change.scheduleId]);

@@ -1,4 +1,5 @@
 // What the roles share inside one process: built once by the composition root (shared/service.ts).
+import type { AnalysisPool } from '../workers/analysis-pool.ts';
 import type { ImagePool } from '../workers/image-pool.ts';
 import type { PasswordHasher } from '../workers/password-hasher.ts';
 import type { BackgroundTasks } from './background.ts';
@@ -25,4 +26,7 @@ export interface Services {
   images: ImagePool;
   search: SearchIndex;
   monthlyCache: MonthlyCache;
+  analysis: AnalysisPool;
+  /** Set when the search engine must rebuild on a dictionary change (OpenSearch: nori user rules). */
+  onDictionaryChanged?: (content: string) => Promise<void>;
 }

@@ -130,7 +130,7 @@ test('cache: a strong ETag and a short Cache-Control; If-None-Match gives 304 wi
   const after = await fetch(`${service.url}/api/schedules/?year=2033&month=1`, { headers: { 'if-none-match': etag } });
   t.is(after.status, 200);
   t.not(after.headers.get('etag'), etag);
-  t.true((await after.json()).schedules.some((s: { title: string }) => s.title === '새 행사'));
+  t.true(((await after.json()) as { schedules: Array<{ title: string }> }).schedules.some((s: { title: string }) => s.title === '새 행사'));
 });
 
 test('cache: read, write, read sees the write — for create, update and delete', async (t) => {

@@ -20,7 +20,7 @@ export function createWorkerPool<TTask, TResult>(
   name: string,
   workerFile: URL,
   logger: Logger,
-  options: { threads?: number; maxQueue?: number } = {},
+  options: { threads?: number; maxQueue?: number; workerData?: unknown } = {},
 ): WorkerPool<TTask, TResult> {
   const threads = options.threads ?? availableParallelism();
   const piscina = new Piscina({
@@ -31,6 +31,7 @@ export function createWorkerPool<TTask, TResult>(
     maxThreads: threads,
     maxQueue: options.maxQueue ?? threads * 256,
     idleTimeout: 60_000,
+    workerData: options.workerData,
   });
   piscina.on('error', (error: unknown) => logger.error({ err: error, pool: name }, 'worker pool error'));
   return {

@@ -21,6 +21,8 @@ function main(): IMain {
 
 export interface Database {
   db: Db;
+  /** The connection URL, for worker threads that open their own connection. */
+  url: string;
   close(): Promise<void>;
 }
 
@@ -29,6 +31,7 @@ export function connectDatabase(url: string, logger: Logger, poolSize = 20): Dat
   db.$pool.on('error', (error: Error) => logger.error({ err: error }, 'idle database client error'));
   return {
     db,
+    url,
     // pgp.end() alone leaves an unhandled 57P01 when the server stops next (DEPENDENCIES.md).
     close: async () => {
       await db.$pool.end();

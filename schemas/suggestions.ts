@@ -1,0 +1,15 @@
+// Suggestions, popular searches and the user dictionary (decisions.md "Suggestions").
+import { Type } from '@sinclair/typebox';
+
+export const MAX_SAVED_QUERY_LENGTH = 100;
+
+export const SuggestionsQuery = Type.Object({
+  q: Type.String({ description: 'what was typed; empty or whitespace gives []' }),
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 50, default: 10 })),
+});
+export const SuggestionsResponse = Type.Object({ suggestions: Type.Array(Type.String()) });
+export const PopularQuery = Type.Object({ limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 50, default: 10 })) });
+export const PopularResponse = Type.Object({ queries: Type.Array(Type.Object({ query: Type.String(), count: Type.Integer() })) });
+export const SaveBody = Type.Object({ query: Type.String({ minLength: 1, maxLength: MAX_SAVED_QUERY_LENGTH }) });
+export const DictionaryResponse = Type.Object({ content: Type.String() });
+export const DictionaryBody = Type.Object({ content: Type.String({ maxLength: 1_000_000, description: 'one entry a line: word<TAB>tag (NNP, NNG, ...); # starts a comment' }) });

@@ -1,0 +1,176 @@
+// Search and Korean suggestions over HTTP (api-service.md 4.4; decisions.md "Suggestions"): the
+// analysis pool, saved searches, popular, the user dictionary, and search after event writes.
+import test from 'ava';
+import { insertMember } from './helpers/factory.ts';
+import { adminToken, call, startTestService, type TestService } from './helpers/service.ts';
+
+let service: TestService;
+/** A fresh administrator token: a serial test moves the clock past a day. */
+const admin = () => adminToken(service.url);
+
+const TITLES = [
+  '프로미스나인 콘서트 서울',
+  '프로미스나인 팬사인회',
+  '이채영 라디오 출연',
+  'fromis_9 Showcase',
+  '뮤직뱅크 출연',
+  '음악중심 컴백 무대',
+];
+
+test.before(async () => {
+  service = await startTestService();
+  const db = service.running.services.db;
+  const member = await insertMember(db, { name: '이채영', nicknames: ['채영이', '쵸'], nameEn: 'Chaeyoung' });
+  for (const [index, title] of TITLES.entries()) {
+    const { id } = await db.one("INSERT INTO schedules (category_id, title, date) VALUES (1, $1, '2026-03-01'::date + $2::int) RETURNING id", [title, index]);
+    if (title.includes('채영')) await db.none('INSERT INTO schedule_members VALUES ($1, $2)', [id, member.id]);
+  }
+  service.running.services.analysis.schedulesChanged();
+  await call(service.url, 'POST', '/api/schedules/sync-search', { token: await admin() });
+  for (let i = 0; i < 3; i++) await save('프로미스나인 콘서트 서울');
+  await save('프로미스나인 팬미팅');
+});
+test.after.always(async () => {
+  await service?.stop();
+});
+
+const suggest = async (q: string, limit?: number) => {
+  const response = await call(service.url, 'GET', `/api/schedules/suggestions/?q=${encodeURIComponent(q)}${limit ? `&limit=${limit}` : ''}`);
+  if (response.status !== 200) throw new Error(`${response.status} ${JSON.stringify(response.body)}`);
+  return response.body.suggestions as string[];
+};
+async function save(query: unknown) {
+  return call(service.url, 'POST', '/api/schedules/suggestions/save', { json: { query } });
+}
+
+// The table: what a fan types, and a suggestion that must be among the first five.
+for (const [typed, expected, why] of [
+  ['프로미', '프로미스나인 콘서트 서울', 'prefix'],
+  ['프롬', '프로미스나인 콘서트 서울', 'half-typed syllable'],
+  ['ㅍㄹㅁ', '프로미스나인 콘서트 서울', 'initial consonants'],
+  ['ㅍㄹㅁㅅㄴㅇ', '프로미스나인 팬사인회', 'all initial consonants'],
+  ['콘서트', '프로미스나인 콘서트 서울', 'a later word'],
+  ['스나', '프로미스나인 콘서트 서울', 'bigram inside a word'],
+  ['프로미스나인콘서트', '프로미스나인 콘서트 서울', 'without spaces'],
+  ['  프로미   ', '프로미스나인 콘서트 서울', 'surrounding and repeated spaces'],
+  ['chaey', 'Chaeyoung', 'English member name, lower case'],
+  ['CHAEYOUNG', 'Chaeyoung', 'English member name, upper case'],
+  ['fromis', 'fromis_9 Showcase', 'Latin prefix'],
+  ['채영', '채영이', 'nickname'],
+  ['팬사', '프로미스나인 팬사인회', 'mixed: a word start'],
+  ['프로미스나인 팬', '프로미스나인 팬미팅', 'saved search'],
+] as const) {
+  test(`suggestions: "${typed}" suggests "${expected}" (${why})`, async (t) => {
+    const suggestions = await suggest(typed);
+    t.true(suggestions.slice(0, 5).includes(expected), JSON.stringify(suggestions));
+  });
+}
+
+for (const [typed, why] of [
+  ['', 'empty'],
+  ['   ', 'whitespace'],
+  ['\t\n', 'tabs and newlines'],
+] as const) {
+  test(`suggestions: ${why} q gives []`, async (t) => {
+    t.deepEqual(await suggest(typed), []);
+  });
+}
+
+for (const [typed, why] of [
+  ['🎤🎶', 'emoji'],
+  ['가'.repeat(1000), '1,000 characters'],
+  ["'; DROP TABLE schedules; --", 'SQL metacharacters'],
+  ['%_%', 'LIKE wildcards'],
+  ['.*(?<x>', 'regex metacharacters'],
+  ['\u0000\u200b', 'control and zero-width characters'],
+  ['프로미🎤', 'Hangul with emoji'],
+] as const) {
+  test(`suggestions: ${why} answer 200 with a list`, async (t) => {
+    const suggestions = await suggest(typed);
+    t.true(Array.isArray(suggestions));
+    t.false(suggestions.some((s) => s.includes('DROP TABLE')));
+  });
+}
+
+test('suggestions: ranked by popularity, then recency; deduplicated; limit honoured; 400 past 50', async (t) => {
+  const suggestions = await suggest('프로미스나인');
+  t.is(suggestions[0], '프로미스나인 콘서트 서울', 'saved three times');
+  t.is(new Set(suggestions).size, suggestions.length);
+  t.is((await suggest('프로미스나인', 1)).length, 1);
+  t.is((await call(service.url, 'GET', '/api/schedules/suggestions/?q=a&limit=51')).status, 400);
+  t.is((await call(service.url, 'GET', '/api/schedules/suggestions/?q=a&limit=x')).status, 400);
+});
+
+test('save: empty, whitespace, over 100 characters, a non-string give 400; counting is per normalised query', async (t) => {
+  for (const bad of ['', '   ', 'ㄱ'.repeat(101), 42, null]) t.is((await save(bad)).status, 400, JSON.stringify(bad));
+  t.is((await call(service.url, 'POST', '/api/schedules/suggestions/save', { body: 'not json', headers: { 'content-type': 'application/json' } })).status, 400);
+  t.deepEqual((await save('  정규화   확인 ')).body, { success: true });
+  await save('정규화 확인');
+  const popular = (await call(service.url, 'GET', '/api/schedules/suggestions/popular?limit=50')).body.queries;
+  t.deepEqual(popular.find((q: { query: string }) => q.query === '정규화 확인'), { query: '정규화 확인', count: 2 });
+});
+
+test.serial('popular: counts over the last 7 days only, most saved first', async (t) => {
+  await save('오래된 검색어');
+  service.clock.advance(8 * 24 * 3600_000);
+  await save('새 검색어');
+  await save('새 검색어');
+  const popular = (await call(service.url, 'GET', '/api/schedules/suggestions/popular')).body.queries;
+  t.deepEqual(popular[0], { query: '새 검색어', count: 2 });
+  t.false(popular.some((q: { query: string }) => q.query === '오래된 검색어'));
+});
+
+test.serial('searching records nothing: only save counts', async (t) => {
+  const before = (await service.running.services.db.one('SELECT count(*)::int AS n FROM saved_searches')).n;
+  await call(service.url, 'GET', `/api/schedules/?search=${encodeURIComponent('콘서트')}`);
+  await suggest('콘서트');
+  t.is((await service.running.services.db.one('SELECT count(*)::int AS n FROM saved_searches')).n, before);
+});
+
+test('dict: GET and PUT need an administrator token', async (t) => {
+  t.is((await call(service.url, 'GET', '/api/schedules/suggestions/dict')).status, 401);
+  t.is((await call(service.url, 'PUT', '/api/schedules/suggestions/dict', { json: { content: '' } })).status, 401);
+  const dict = await call(service.url, 'GET', '/api/schedules/suggestions/dict', { token: await admin() });
+  t.is(dict.status, 200);
+  t.is(typeof dict.body.content, 'string');
+});
+
+test('dict: a bad line gives 400 naming the line; nothing is saved', async (t) => {
+  const before = (await call(service.url, 'GET', '/api/schedules/suggestions/dict', { token: await admin() })).body.content;
+  const response = await call(service.url, 'PUT', '/api/schedules/suggestions/dict', { json: { content: '# 주석\n좋은단어\tNNG\n탭없는단어 NNG\n' }, token: await admin() });
+  t.is(response.status, 400);
+  t.regex(response.body.error, /3번째 줄/);
+  t.is((await call(service.url, 'PUT', '/api/schedules/suggestions/dict', { json: { content: '단어\tXYZ' }, token: await admin() })).status, 400);
+  t.is((await call(service.url, 'PUT', '/api/schedules/suggestions/dict', { json: { content: 42 }, token: await admin() })).status, 400);
+  t.is((await call(service.url, 'GET', '/api/schedules/suggestions/dict', { token: await admin() })).body.content, before);
+});
+
+test.serial('dict: a PUT takes effect for the next query without a restart', async (t) => {
+  t.false((await suggest('루미네')).includes('루미네스타'));
+  const put = await call(service.url, 'PUT', '/api/schedules/suggestions/dict', { json: { content: '# 팬덤\n루미네스타\tNNP\n' }, token: await admin() });
+  t.is(put.status, 200);
+  t.true((await suggest('루미네')).includes('루미네스타'));
+  t.true((await suggest('ㄹㅁㄴㅅㅌ')).includes('루미네스타'));
+  t.is((await call(service.url, 'GET', '/api/schedules/suggestions/dict', { token: await admin() })).body.content, '# 팬덤\n루미네스타\tNNP\n');
+});
+
+test('search: particles are stripped and unspaced words split by the analyser', async (t) => {
+  const hits = async (q: string) => (await call(service.url, 'GET', `/api/schedules/?search=${encodeURIComponent(q)}`)).body.schedules.map((s: { title: string }) => s.title);
+  t.true((await hits('이채영의')).includes('이채영 라디오 출연'));
+  t.true((await hits('콘서트에서')).includes('프로미스나인 콘서트 서울'));
+  t.true((await hits('프로미스나인콘서트')).includes('프로미스나인 콘서트 서울'));
+  t.true((await hits('쵸')).includes('이채영 라디오 출연'), 'member nickname');
+});
+
+test.serial('search: rebuilding from an index emptied by hand (sync-search)', async (t) => {
+  const search = service.running.services.search;
+  await service.running.services.db.none('DELETE FROM search_documents');
+  t.is((await call(service.url, 'GET', `/api/schedules/?search=${encodeURIComponent('뮤직뱅크')}`)).body.total, 0);
+  t.is((await call(service.url, 'POST', '/api/schedules/sync-search')).status, 401);
+  const synced = await call(service.url, 'POST', '/api/schedules/sync-search', { token: await admin() });
+  t.is(synced.status, 200);
+  t.is(synced.body.success, true);
+  t.is(synced.body.synced, await search.count());
+  t.true(synced.body.synced >= TITLES.length);
+  t.is((await call(service.url, 'GET', `/api/schedules/?search=${encodeURIComponent('뮤직뱅크')}`)).body.total, 1);
+});
