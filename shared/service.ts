@@ -6,12 +6,24 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { adminAuthenticator, adminAuthRoutes } from '../edge/routes/admin-auth.ts';
 import { accountRoutes } from '../edge/routes/account.ts';
+import { albumRoutes } from '../edge/routes/albums.ts';
 import { eventRoutes } from '../edge/routes/events.ts';
 import { healthRoutes } from '../edge/routes/health.ts';
 import { memberRoutes } from '../edge/routes/members.ts';
 import { scheduleRoutes } from '../edge/routes/schedules.ts';
 import { statsRoutes } from '../edge/routes/stats.ts';
 import { storageRoutes } from '../edge/routes/storage.ts';
+import { suggestionRoutes } from '../edge/routes/suggestions.ts';
+import { createAnalysisPool, type AnalysisPool } from '../workers/analysis-pool.ts';
+import { startCacheInvalidation } from '../workers/actors/cache-invalidation.ts';
+import { startScheduleWriter } from '../workers/actors/schedule-writer.ts';
+import { startSearchIndexer } from '../workers/actors/search-indexer.ts';
+import { SCHEDULE_WRITER_GROUP } from '../workers/actors/schedule-writer.ts';
+import { SEARCH_INDEXER_GROUP } from '../workers/actors/search-indexer.ts';
+import { metricsRoute } from '../edge/routes/metrics.ts';
+import { createMetrics } from './metrics.ts';
+import { createBus, type Bus, type Subscription } from './bus/bus.ts';
+import { startOutboxRelay, type OutboxRelay } from './bus/outbox.ts';
 import { Router } from '../edge/router.ts';
 import { startEdge, type Edge } from '../edge/server.ts';
 import { createImagePool, type ImagePool } from '../workers/image-pool.ts';
@@ -79,11 +91,16 @@ export async function startService(config: Config, options: ServiceOptions = {})
   };
   let passwords: ReturnType<typeof createPasswordHasher> | null = null;
   let images: ImagePool | null = null;
+  let analysis: AnalysisPool | null = null;
+  let bus: Bus | null = null;
   try {
     await migrate(database.db, logger);
     passwords = createPasswordHasher(logger);
     images = createImagePool({ logger });
+    analysis = createAnalysisPool(database.url, logger);
+    const analyze = analysis.tokens;
     const storage = await createStorage(config);
+    bus = await createBus({ db: database.db, logger, kafkaBrokers: config.kafkaBrokers });
     const services: Services = {
       config,
       db: database.db,
@@ -95,28 +112,60 @@ export async function startService(config: Config, options: ServiceOptions = {})
       storage,
       background: new BackgroundTasks(logger),
       images,
-      search: new EmbeddedSearchIndex(database.db),
+      search: new EmbeddedSearchIndex(database.db, analyze),
+      analysis,
       monthlyCache: new InProcessMonthlyCache(),
+      bus,
     };
     if (config.admin) {
       const id = await upsertAdmin(database.db, config.admin.username, await passwords.hash(config.admin.password.normalize('NFC')));
       logger.info({ adminId: id }, 'administrator account ensured from ADMIN_USERNAME');
     }
 
+    // actors: the outbox relay and the consumers of the bus (ARCHITECTURE.md, "Roles and processes").
+    const subscriptions: Subscription[] = [];
+    let relay: OutboxRelay | null = null;
+    if (config.roles.has('actors')) {
+      relay = startOutboxRelay({ db: database.db, bus, logger });
+      subscriptions.push(await startScheduleWriter(services, bus), await startSearchIndexer(services, bus));
+    }
+
     let ready = false;
-    let edge: Edge | null = null;
+    const relayBacklog = relay;
+    const metrics = createMetrics({
+      db: database.db,
+      logger,
+      pools: [passwords.stats, () => ({ name: 'image', ...images!.stats() }), analysis.stats],
+      consumerLag: async () => {
+        const groups = config.roles.has('actors') ? [SCHEDULE_WRITER_GROUP, SEARCH_INDEXER_GROUP] : [];
+        const rows: Array<{ group: string; topic: string; lag: number }> = [];
+        for (const group of groups) for (const [topic, lag] of Object.entries(await bus!.lag(group))) rows.push({ group, topic, lag });
+        return rows;
+      },
+      ...(relayBacklog ? { outboxBacklog: () => relayBacklog.backlog() } : {}),
+      inFlight: () => edge?.inFlight() ?? 0,
+    });
+    // Every role listens on PORT: probes and /metrics everywhere, the API only in the edge role.
+    const router = new Router();
+    router.add(...healthRoutes(services, { ready: () => ready }, router));
+    router.add(metricsRoute(metrics));
     if (config.roles.has('edge')) {
-      const router = new Router();
-      router.add(...healthRoutes(services, { ready: () => ready }, router));
       router.add(...accountRoutes(services));
       router.add(...adminAuthRoutes(services));
       router.add(...eventRoutes(services));
+      router.add(...albumRoutes(services));
+      router.add(...suggestionRoutes(services));
       router.add(...scheduleRoutes(services));
       router.add(...memberRoutes(services));
       router.add(...statsRoutes(services));
       router.add(...storageRoutes(services));
-      edge = await startEdge(router, { authenticateAdmin: adminAuthenticator(services) }, logger, config.port);
-      logger.info({ port: edge.port, roles: [...config.roles] }, 'edge listening');
+      subscriptions.push(await startCacheInvalidation(services, bus));
+    }
+    let edge: Edge | null = null;
+    // No role at all (the demo seed): nothing to serve.
+    if (config.roles.size > 0) {
+      edge = await startEdge(router, { authenticateAdmin: adminAuthenticator(services), observe: metrics.observeRequest }, logger, config.port);
+      logger.info({ port: edge.port, roles: [...config.roles] }, 'listening');
     }
     ready = true;
 
@@ -132,10 +181,14 @@ export async function startService(config: Config, options: ServiceOptions = {})
           if (edge.inFlight() > 0) logger.warn({ inFlight: edge.inFlight() }, 'shutdown timeout: closing with requests in flight');
           edge.closeConnections();
         }
+        for (const subscription of subscriptions) await subscription.stop();
+        await relay?.stop();
         await services.background.drain();
+        await bus!.close();
         services.mailer.close();
         await passwords!.close();
         await images!.close();
+        await analysis!.close();
         await services.search.close();
         await storage.close?.();
         await stopDatabase();
@@ -145,6 +198,8 @@ export async function startService(config: Config, options: ServiceOptions = {})
   } catch (error) {
     await passwords?.close().catch(() => undefined);
     await images?.close().catch(() => undefined);
+    await analysis?.close().catch(() => undefined);
+    await bus?.close().catch(() => undefined);
     await stopDatabase().catch(() => undefined);
     throw error;
   }

@@ -3,6 +3,7 @@ import type { AnalysisPool } from '../workers/analysis-pool.ts';
 import type { ImagePool } from '../workers/image-pool.ts';
 import type { PasswordHasher } from '../workers/password-hasher.ts';
 import type { BackgroundTasks } from './background.ts';
+import type { Bus } from './bus/bus.ts';
 import type { Clock } from './clock.ts';
 import type { Config } from './config.ts';
 import type { Db } from './db/database.ts';
@@ -27,6 +28,7 @@ export interface Services {
   search: SearchIndex;
   monthlyCache: MonthlyCache;
   analysis: AnalysisPool;
+  bus: Bus;
   /** Set when the search engine must rebuild on a dictionary change (OpenSearch: nori user rules). */
   onDictionaryChanged?: (content: string) => Promise<void>;
 }

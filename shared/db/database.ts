@@ -28,12 +28,18 @@ export interface Database {
 
 export function connectDatabase(url: string, logger: Logger, poolSize = 20): Database {
   const db = main()({ connectionString: url, max: poolSize, application_name: 'schedule-backend' });
-  db.$pool.on('error', (error: Error) => logger.error({ err: error }, 'idle database client error'));
+  let closing = false;
+  db.$pool.on('error', (error: Error) => {
+    // Connections still closing when the server stops report 57P01; expected during shutdown.
+    if (closing && pgErrorCode(error) === '57P01') return;
+    logger.error({ err: error }, 'idle database client error');
+  });
   return {
     db,
     url,
     // pgp.end() alone leaves an unhandled 57P01 when the server stops next (DEPENDENCIES.md).
     close: async () => {
+      closing = true;
       await db.$pool.end();
     },
   };

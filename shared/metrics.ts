@@ -1,0 +1,118 @@
+// Prometheus metrics (prom-client): requests and latency per route and status, requests in flight,
+// pool queues and utilisation, event-loop delay (default metrics), bus consumer lag, outbox backlog,
+// bot state and the quota warning. Gauges that need the database are read at scrape time.
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { PoolStats } from '../workers/pool.ts';
+import type { Db } from './db/database.ts';
+import type { Logger } from './logger.ts';
+
+export interface MetricsSources {
+  db: Db;
+  logger: Logger;
+  pools: Array<() => PoolStats>;
+  /** Consumer groups whose lag is reported. */
+  consumerLag?: () => Promise<Array<{ group: string; topic: string; lag: number }>>;
+  outboxBacklog?: () => Promise<number>;
+  inFlight?: () => number;
+}
+
+export interface Metrics {
+  registry: Registry;
+  observeRequest(route: string, method: string, status: number, seconds: number): void;
+}
+
+export function createMetrics(sources: MetricsSources): Metrics {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry, eventLoopMonitoringPrecision: 10 });
+
+  const requests = new Counter({ name: 'http_requests_total', help: 'HTTP requests answered', labelNames: ['route', 'method', 'status'] as const, registers: [registry] });
+  const duration = new Histogram({
+    name: 'http_request_duration_seconds',
+    help: 'Time from receiving a request to answering it',
+    labelNames: ['route', 'method', 'status'] as const,
+    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+    registers: [registry],
+  });
+  new Gauge({
+    name: 'http_requests_in_flight', help: 'Requests received and not yet answered (HPA custom metric hook)', registers: [registry],
+    collect() {
+      this.set(sources.inFlight?.() ?? 0);
+    },
+  });
+  const poolGauge = (name: string, help: string, pick: (stats: PoolStats) => number) =>
+    new Gauge({
+      name, help, labelNames: ['pool'] as const, registers: [registry],
+      collect() {
+        for (const stats of sources.pools) {
+          const value = stats();
+          this.set({ pool: value.name }, pick(value));
+        }
+      },
+    });
+  poolGauge('worker_pool_queue_length', 'Tasks waiting for a worker thread', (s) => s.queued);
+  poolGauge('worker_pool_utilization', 'Share of the pool capacity in use since start (0..1)', (s) => s.utilization);
+  poolGauge('worker_pool_threads', 'Worker threads alive', (s) => s.threads);
+
+  const safely = async (what: string, work: () => Promise<void>) => {
+    try {
+      await work();
+    } catch (error) {
+      sources.logger.warn({ err: error, metric: what }, 'metric collection failed');
+    }
+  };
+  new Gauge({
+    name: 'bus_consumer_lag', help: 'Messages published and not yet handled, per consumer group and topic', labelNames: ['group', 'topic'] as const, registers: [registry],
+    async collect() {
+      if (!sources.consumerLag) return;
+      await safely('bus_consumer_lag', async () => {
+        for (const row of await sources.consumerLag!()) this.set({ group: row.group, topic: row.topic }, row.lag);
+      });
+    },
+  });
+  new Gauge({
+    name: 'outbox_backlog', help: 'Outbox entries not yet published to the bus', registers: [registry],
+    async collect() {
+      await safely('outbox_backlog', async () => this.set(sources.outboxBacklog ? await sources.outboxBacklog() : (await sources.db.one<{ n: number }>('SELECT count(*)::int AS n FROM outbox WHERE sent_at IS NULL')).n));
+    },
+  });
+  new Gauge({
+    name: 'bots', help: 'Collection bots by type and status', labelNames: ['type', 'status'] as const, registers: [registry],
+    async collect() {
+      await safely('bots', async () => {
+        this.reset();
+        for (const row of await sources.db.any<{ type: string; status: string; n: number }>('SELECT type, status, count(*)::int AS n FROM bots GROUP BY 1, 2')) this.set({ type: row.type, status: row.status }, row.n);
+      });
+    },
+  });
+  new Gauge({
+    name: 'bot_last_check_timestamp_seconds', help: 'Time of each bot’s last completed run', labelNames: ['bot'] as const, registers: [registry],
+    async collect() {
+      await safely('bot_last_check', async () => {
+        for (const row of await sources.db.any<{ id: string; at: number | null }>('SELECT id, extract(epoch FROM last_check_at)::float8 AS at FROM bots')) if (row.at !== null) this.set({ bot: row.id }, row.at);
+      });
+    },
+  });
+  new Gauge({
+    name: 'bot_errors', help: 'Consecutive failed runs per bot (0 when the last run succeeded)', labelNames: ['bot'] as const, registers: [registry],
+    async collect() {
+      await safely('bot_errors', async () => {
+        for (const row of await sources.db.any<{ id: string; error_count: number }>('SELECT id, error_count FROM bots')) this.set({ bot: row.id }, row.error_count);
+      });
+    },
+  });
+  new Gauge({
+    name: 'video_quota_warning', help: '1 while the video platform’s daily quota is exhausted', registers: [registry],
+    async collect() {
+      await safely('quota_warning', async () => this.set((await sources.db.oneOrNone('SELECT 1 FROM quota_warning WHERE id = 1')) ? 1 : 0));
+    },
+  });
+
+  return {
+    registry,
+    observeRequest(route, method, status, seconds) {
+      const labels = { route, method, status: String(status) };
+      requests.inc(labels);
+      duration.observe(labels, seconds);
+    },
+  };
+}
