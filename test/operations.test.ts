@@ -1,0 +1,165 @@
+// Operations on the real process (issue 7): graceful shutdown under load, readiness draining,
+// Prometheus metrics, configuration errors, roles.
+import test from 'ava';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { freePort } from '../shared/db/embedded-postgres.ts';
+import { createTestDatabase, type TestDatabase } from './helpers/database.ts';
+import { call, startTestService, type TestService } from './helpers/service.ts';
+
+interface Process {
+  child: ChildProcess;
+  url: string;
+  output: string[];
+  exited: Promise<number | null>;
+}
+
+async function startProcess(database: TestDatabase, env: Record<string, string>): Promise<Process> {
+  const port = await freePort();
+  const dataDir = await mkdtemp(join(tmpdir(), 'schedule-process-'));
+  const child = spawn(process.execPath, ['--import', 'tsx', 'shared/main.ts'], {
+    env: { ...process.env, PORT: String(port), DATABASE_URL: database.url, JWT_SECRET: randomBytes(32).toString('hex'), DATA_DIR: dataDir, LOG_LEVEL: 'info', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const output: string[] = [];
+  child.stdout!.on('data', (chunk: Buffer) => output.push(chunk.toString()));
+  child.stderr!.on('data', (chunk: Buffer) => output.push(chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  exited.then(() => rm(dataDir, { recursive: true, force: true }));
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`process exited early: ${output.join('')}`);
+    try {
+      if ((await fetch(`${url}/readyz`)).status === 200) return { child, url, output, exited };
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  child.kill('SIGKILL');
+  throw new Error(`process did not become ready: ${output.join('')}`);
+}
+
+test('shutdown: SIGTERM during a burst finishes every in-flight request, turns /readyz 503 at once, and exits 0', async (t) => {
+  const database = await createTestDatabase();
+  try {
+    const server = await startProcess(database, { SHUTDOWN_DELAY_MS: '400', ADMIN_USERNAME: 'admin', ADMIN_PASSWORD: 'admin-password-1' });
+    // Logins cost a bcrypt comparison each (about 70 ms per thread): a burst keeps the pool busy.
+    const burst = Array.from({ length: 24 }, (_, i) =>
+      fetch(`${server.url}/api/auth/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-forwarded-for': `10.9.${i}.1` },
+        body: JSON.stringify({ username: 'admin', password: 'admin-password-1' }),
+      }).then((response) => response.status, (error: Error) => `failed: ${error.message}`),
+    );
+    await new Promise((r) => setTimeout(r, 60));
+    server.child.kill('SIGTERM');
+    await new Promise((r) => setTimeout(r, 50));
+    const readiness = await fetch(`${server.url}/readyz`).then((r) => r.status, () => 'refused');
+    t.is(readiness, 503, 'readiness fails first, while the socket still accepts');
+    const statuses = await Promise.all(burst);
+    t.deepEqual(statuses, statuses.map(() => 200), 'every request sent before SIGTERM was answered');
+    t.is(await server.exited, 0);
+    t.regex(server.output.join(''), /"msg":"stopped"/);
+    // After exit nothing listens any more.
+    t.is(await fetch(`${server.url}/healthz`).then(() => 'answered', () => 'refused'), 'refused');
+  } finally {
+    await database.drop();
+  }
+});
+
+test('roles: an actors-only process serves probes and metrics but not the API', async (t) => {
+  const database = await createTestDatabase();
+  try {
+    const server = await startProcess(database, { ROLE: 'actors' });
+    t.is((await fetch(`${server.url}/healthz`)).status, 200);
+    t.is((await fetch(`${server.url}/metrics`)).status, 200);
+    t.is((await fetch(`${server.url}/api/members`)).status, 404);
+    server.child.kill('SIGTERM');
+    t.is(await server.exited, 0);
+  } finally {
+    await database.drop();
+  }
+});
+
+for (const [name, env, variable] of [
+  ['a port that is not a number', { PORT: 'eighty' }, 'PORT'],
+  ['an unknown role', { ROLE: 'edge,cook' }, 'ROLE'],
+  ['a short JWT secret', { JWT_SECRET: 'short' }, 'JWT_SECRET'],
+  ['a database URL of another scheme', { DATABASE_URL: 'mysql://x' }, 'DATABASE_URL'],
+  ['only half of the administrator', { ADMIN_USERNAME: 'admin', ADMIN_PASSWORD: '' }, 'ADMIN_PASSWORD'],
+  ['S3 storage without credentials', { STORAGE_URL: 'http://127.0.0.1:9' }, 'STORAGE_ACCESS_KEY'],
+] as const) {
+  test(`configuration: ${name} stops the start with one line naming ${variable}`, async (t) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'shared/main.ts'], {
+      env: { PATH: process.env.PATH, DATABASE_URL: 'postgres://127.0.0.1:1/x', JWT_SECRET: 'x'.repeat(40), ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+    t.is(code, 1);
+    const lines = stderr.trim().split('\n');
+    t.is(lines.length, 1, stderr);
+    t.true(lines[0]!.includes(variable), lines[0]);
+  });
+}
+
+// ---- metrics (in-process) ------------------------------------------------------------------------
+
+let service: TestService;
+test.before(async () => {
+  service = await startTestService();
+});
+test.after.always(async () => {
+  await service?.stop();
+});
+
+const SAMPLE = /^[a-zA-Z_:][a-zA-Z0-9_:]*(\{[^}]*\})? (-?[0-9.e+-]+|NaN|\+Inf|-Inf)$/;
+
+function sample(text: string, name: string, labels: Record<string, string>): number {
+  for (const line of text.split('\n')) {
+    if (!line.startsWith(`${name}{`)) continue;
+    if (Object.entries(labels).every(([key, value]) => line.includes(`${key}="${value}"`))) return Number(line.split(' ').pop());
+  }
+  return 0;
+}
+
+test('metrics: Prometheus text that moves when traffic moves', async (t) => {
+  const before = await (await fetch(`${service.url}/metrics`)).text();
+  for (const line of before.split('\n')) {
+    if (line === '' || line.startsWith('# HELP ') || line.startsWith('# TYPE ')) continue;
+    t.regex(line, SAMPLE);
+  }
+  for (const name of ['http_requests_total', 'http_request_duration_seconds_bucket', 'worker_pool_queue_length', 'worker_pool_utilization', 'nodejs_eventloop_lag_p99_seconds', 'bus_consumer_lag', 'outbox_backlog', 'video_quota_warning']) {
+    t.true(before.includes(`# TYPE ${name.replace(/_bucket$/, '')} `), name);
+  }
+  const labels = { route: '/api/schedule-categories', method: 'get', status: '200' };
+  const count = sample(before, 'http_requests_total', labels);
+  for (let i = 0; i < 5; i++) await call(service.url, 'GET', '/api/schedule-categories');
+  const after = await (await fetch(`${service.url}/metrics`)).text();
+  t.is(sample(after, 'http_requests_total', labels), count + 5);
+  t.true(sample(after, 'http_request_duration_seconds_count', labels) >= count + 5);
+  t.true(after.includes('worker_pool_threads{pool="bcrypt"}'));
+  t.true(after.includes('worker_pool_threads{pool="analysis"}'));
+});
+
+test('edge: CORS preflight, request ids, 404 and 405 answer {error}', async (t) => {
+  const preflight = await fetch(`${service.url}/api/schedules/`, { method: 'OPTIONS', headers: { origin: 'https://fan.example', 'access-control-request-method': 'GET' } });
+  t.is(preflight.status, 204);
+  t.is(preflight.headers.get('access-control-allow-origin'), '*');
+  t.regex(preflight.headers.get('access-control-allow-headers') ?? '', /Authorization/);
+  const withId = await fetch(`${service.url}/healthz`, { headers: { 'x-request-id': 'trace-123' } });
+  t.is(withId.headers.get('x-request-id'), 'trace-123');
+  t.regex((await fetch(`${service.url}/healthz`)).headers.get('x-request-id') ?? '', /^[0-9a-f-]{36}$/);
+  const missing = await call(service.url, 'GET', '/api/nothing-here');
+  t.is(missing.status, 404);
+  t.truthy(missing.body.error);
+  const wrongMethod = await call(service.url, 'PATCH', '/auth/login');
+  t.is(wrongMethod.status, 405);
+  t.truthy(wrongMethod.body.error);
+});
