@@ -116,10 +116,15 @@ export class Context {
     readonly path: string,
     private readonly rawQuery: string,
     readonly headers: Partial<Record<HeaderName, string>>,
-    readonly ip: string,
+    private readonly clientIp: () => string,
     readonly requestId: string,
     readonly bodyReader: BodyReader | null,
   ) {}
+
+  /** The client's address (auth-service.md 4.3). */
+  get ip(): string {
+    return this.clientIp();
+  }
 
   header(name: HeaderName): string | undefined {
     return this.headers[name];

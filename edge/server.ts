@@ -35,13 +35,15 @@ const statusLine = (status: number) => `${status} ${STATUS_CODES[status] ?? ''}`
 
 const decoder = new TextDecoder();
 
-function clientIp(headers: Partial<Record<HeaderName, string>>, res: uWS.HttpResponse): string {
-  // auth-service.md 4.3: first x-forwarded-for entry, else x-real-ip, else the connection address.
-  const forwarded = headers['x-forwarded-for']?.split(',')[0]?.trim();
-  if (forwarded) return forwarded;
-  const real = headers['x-real-ip']?.trim();
-  if (real) return real;
-  return decoder.decode(res.getRemoteAddressAsText());
+/** auth-service.md 4.3: first x-forwarded-for entry, else x-real-ip, else the connection address. Decoded only when a route asks. */
+function clientIp(headers: Partial<Record<HeaderName, string>>, remote: ArrayBuffer): () => string {
+  return () => {
+    const forwarded = headers['x-forwarded-for']?.split(',')[0]?.trim();
+    if (forwarded) return forwarded;
+    const real = headers['x-real-ip']?.trim();
+    if (real) return real;
+    return decoder.decode(remote);
+  };
 }
 
 export const strongEtag = (body: string | Uint8Array) =>
@@ -119,7 +121,7 @@ export function startEdge(router: Router, hooks: EdgeHooks, logger: Logger, port
     }
     const given = headers['x-request-id'];
     const requestId = given && /^[A-Za-z0-9._-]{1,64}$/.test(given) ? given : randomUUID();
-    const ip = clientIp(headers, res);
+    const ip = clientIp(headers, res.getRemoteAddressAsText());
     const routeMethod = (method === 'head' ? 'get' : method === 'del' ? 'delete' : method) as Method;
     inFlight++;
 
@@ -181,13 +183,25 @@ export function startEdge(router: Router, hooks: EdgeHooks, logger: Logger, port
       return;
     }
 
-    (async () => {
-      if (route.auth === 'admin') hooks.authenticateAdmin(ctx);
-      const result = await route.handler(ctx);
+    // A handler that answers synchronously (a cached month) is written in this same callback,
+    // corked by uWS itself; a promise is answered when it settles.
+    const finish = (result: Reply) => {
       // A body over the limit fails the reader even when the handler never read it.
       if (reader?.failed instanceof HttpError) throw reader.failed;
-      answer(res, ctx, route, startedAt, result);
-    })().catch((error: unknown) => writeError(res, ctx, route, startedAt, error));
+      // A success waits for the rest of the body, so the keep-alive connection stays usable.
+      if (reader && !reader.complete && !reader.failed) {
+        reader.buffer().then(() => answer(res, ctx, route, startedAt, result), (error: unknown) => writeError(res, ctx, route, startedAt, error));
+      } else answer(res, ctx, route, startedAt, result);
+    };
+    try {
+      if (route.auth === 'admin') hooks.authenticateAdmin(ctx);
+      const result = route.handler(ctx);
+      if (result instanceof Promise) {
+        result.then(finish).catch((error: unknown) => writeError(res, ctx, route, startedAt, error));
+      } else finish(result);
+    } catch (error) {
+      writeError(res, ctx, route, startedAt, error);
+    }
   });
 
   return new Promise((resolve, reject) => {

@@ -107,12 +107,20 @@ export function createMetrics(sources: MetricsSources): Metrics {
     },
   });
 
+  // One labelled child per route, method and status, so the hot path does no label hashing.
+  const children = new Map<string, { count: ReturnType<typeof requests.labels>; time: ReturnType<typeof duration.labels> }>();
   return {
     registry,
     observeRequest(route, method, status, seconds) {
-      const labels = { route, method, status: String(status) };
-      requests.inc(labels);
-      duration.observe(labels, seconds);
+      const key = `${route} ${method} ${status}`;
+      let child = children.get(key);
+      if (!child) {
+        const labels = { route, method, status: String(status) };
+        child = { count: requests.labels(labels), time: duration.labels(labels) };
+        children.set(key, child);
+      }
+      child.count.inc();
+      child.time.observe(seconds);
     },
   };
 }

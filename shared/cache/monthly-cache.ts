@@ -2,7 +2,8 @@
 // dropped by every schedule write touching that month. A fill that raced an invalidation is not
 // stored (the version check), so a read after a write never sees the stale month.
 export interface CachedMonth {
-  body: string;
+  /** UTF-8 bytes, written to the socket as they are. */
+  body: Uint8Array | string;
   etag: string;
 }
 
