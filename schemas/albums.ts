@@ -1,8 +1,7 @@
 // Albums with tracks, photos and teasers (api-service.md 4.3; decisions.md "Members and albums").
 import { Type } from '@sinclair/typebox';
-import { DateString, IdParam, Nullable } from './common.ts';
+import { DateString, HttpUrl, IdParam, Nullable } from './common.ts';
 
-const HttpUrl = Type.String({ pattern: '^https?://[^\\s]+$', maxLength: 2000 });
 const Title = Type.String({ minLength: 1, maxLength: 200, description: 'stored trimmed, Unicode NFC' });
 /** `M:SS`, `MM:SS` or `H:MM:SS`. */
 const Duration = Type.String({ pattern: '^([0-9]{1,2}:)?[0-5]?[0-9]:[0-5][0-9]$', description: 'M:SS or H:MM:SS' });

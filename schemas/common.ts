@@ -11,3 +11,6 @@ export const DateString = Type.String({ format: 'date', description: 'YYYY-MM-DD
 /** `HH:MM`, 00:00 to 23:59. */
 export const TimeString = Type.String({ pattern: '^([01][0-9]|2[0-3]):[0-5][0-9]$', description: 'HH:MM' });
 export const IdParam = Type.Integer({ minimum: 1, maximum: 2147483647 });
+
+/** An absolute http(s) URL without spaces. */
+export const HttpUrl = Type.String({ pattern: '^https?://[^\\s]+$', maxLength: 2000 });

@@ -1,6 +1,6 @@
 // Event administration (api-service.md 4.7): the multipart `payload` part and the responses.
 import { Type } from '@sinclair/typebox';
-import { DateString, IdParam, Nullable, TimeString } from './common.ts';
+import { DateString, HttpUrl, IdParam, Nullable, TimeString } from './common.ts';
 
 export const EVENT_CATEGORY_ID = 11;
 export const EVENT_SUBTYPES = ['university'] as const;
@@ -27,7 +27,6 @@ export const Venue = Type.Object(
   { $id: 'Venue' },
 );
 
-const HttpUrl = Type.String({ pattern: '^https?://[^\\s]+$', maxLength: 2000 });
 
 const eventFields = {
   title: Type.String({ minLength: 1, maxLength: 200 }),

@@ -42,7 +42,6 @@ import {
   replaceTracks,
   teasersOfAlbum,
   trackOfAlbum,
-  unknownMemberIds,
   updateAlbum,
   updatePhoto,
 } from '../../shared/db/repositories/albums.ts';
@@ -55,7 +54,7 @@ import { reply, type Context } from '../context.ts';
 import { IMAGE_UPLOAD_LIMITS, payloadOf, readMultipart, type MultipartBody, type MultipartLimits, type UploadedFile } from '../multipart.ts';
 import { parseId } from '../params.ts';
 import type { Route } from '../router.ts';
-import { processUploads, storeVariants, variantKeys } from '../uploads.ts';
+import { assertMembersExist, deleteFilesAfterCommit, processUploads, storeVariants, variantKeys, withFileCleanup } from '../uploads.ts';
 
 const createPayload = compile(AlbumCreatePayload);
 const updatePayload = compile(AlbumUpdatePayload);
@@ -103,11 +102,6 @@ function coverFileOf(body: MultipartBody): UploadedFile | null {
   return file;
 }
 
-async function assertMembersExist(s: Services, memberIds: number[] | undefined): Promise<void> {
-  const unknown = await unknownMemberIds(s.db, memberIds ?? []);
-  if (unknown.length > 0) throw badRequest(`존재하지 않는 멤버 ID입니다: ${unknown.join(', ')}`);
-}
-
 /** A unique violation on the album title becomes 409. */
 function duplicateTitleAsConflict(error: unknown): never {
   if (pgErrorCode(error) === '23505' && (error as { constraint?: string }).constraint === DUPLICATE_TITLE_CONSTRAINT) {
@@ -117,19 +111,8 @@ function duplicateTitleAsConflict(error: unknown): never {
 }
 
 export function albumRoutes(s: Services): Route[] {
-  /** Runs a write; files it stored are deleted again if the transaction does not commit. */
-  async function withFileCleanup<T>(work: (written: string[]) => Promise<T>): Promise<T> {
-    const written: string[] = [];
-    try {
-      return await work(written);
-    } catch (error) {
-      await s.storage.delete(written).catch((e: unknown) => s.logger.error({ err: e }, 'could not remove files of a failed write'));
-      throw error;
-    }
-  }
-
-  const deleteFilesAfterCommit = (keys: string[]) =>
-    s.storage.delete(keys).catch((error: unknown) => s.logger.error({ err: error, keys: keys.length }, 'could not delete files after commit'));
+  const withCleanup = <T>(work: (written: string[]) => Promise<T>) => withFileCleanup(s.storage, s.logger, work);
+  const deleteFiles = (keys: string[]) => deleteFilesAfterCommit(s.storage, s.logger, keys);
 
   /**
    * The millisecond that names new files in an album folder (`<ms>.<ext>`, `<ms><n>.<ext>`), moved on
@@ -182,7 +165,7 @@ export function albumRoutes(s: Services): Route[] {
     const coverFile = coverFileOf(body);
     const [cover] = await processUploads(s.images, coverFile ? [coverFile] : []);
 
-    const id = await withFileCleanup((written) =>
+    const id = await withCleanup((written) =>
       s.db.tx('album-create', async (tx) => {
         const albumId = await insertAlbum(tx, { title, albumType: payload.albumType, releaseDate: payload.releaseDate, description: payload.description });
         await replaceTracks(tx, albumId, tracks);
@@ -210,7 +193,7 @@ export function albumRoutes(s: Services): Route[] {
     if (!(await albumExists(s.db, id))) throw albumNotFound();
     const [cover] = await processUploads(s.images, coverFile ? [coverFile] : []);
 
-    const replacedCoverKeys = await withFileCleanup((written) =>
+    const replacedCoverKeys = await withCleanup((written) =>
       s.db.tx('album-update', async (tx) => {
         const current = await lockAlbum(tx, id);
         if (!current) throw albumNotFound();
@@ -227,7 +210,7 @@ export function albumRoutes(s: Services): Route[] {
         return replaced;
       }),
     ).catch(duplicateTitleAsConflict);
-    await deleteFilesAfterCommit(replacedCoverKeys);
+    await deleteFiles(replacedCoverKeys);
     return reply(await albumOr404(id));
   }
 
@@ -239,7 +222,7 @@ export function albumRoutes(s: Services): Route[] {
       return result;
     });
     if (!deleted) throw albumNotFound();
-    await deleteFilesAfterCommit(deleted.keys);
+    await deleteFiles(deleted.keys);
     return reply({ success: true });
   }
 
@@ -258,10 +241,10 @@ export function albumRoutes(s: Services): Route[] {
     const payload = raw === undefined ? {} : photoUploadPayload.parse(raw);
     if (body.files.length === 0) throw badRequest('사진 파일이 없습니다.');
     if (!(await albumExists(s.db, albumId))) throw albumNotFound();
-    await assertMembersExist(s, payload.memberIds);
+    await assertMembersExist(s.db, payload.memberIds);
     const images = await processUploads(s.images, body.files);
 
-    const photoIds = await withFileCleanup((written) =>
+    const photoIds = await withCleanup((written) =>
       s.db.tx('album-photos-upload', async (tx) => {
         if (!(await lockAlbum(tx, albumId))) throw albumNotFound();
         const folder = `album/${albumId}/photos`;
@@ -286,7 +269,7 @@ export function albumRoutes(s: Services): Route[] {
     const photoId = parseId(ctx.params.photoId, 'photoId');
     const changes = photoUpdatePayload.parse(await ctx.json());
     if (!(await photoOfAlbum(s.db, albumId, photoId))) throw photoNotFound();
-    await assertMembersExist(s, changes.memberIds);
+    await assertMembersExist(s.db, changes.memberIds);
     await updatePhoto(s.db, albumId, photoId, changes);
     const photo = await photoOfAlbum(s.db, albumId, photoId);
     if (!photo) throw photoNotFound();
@@ -302,7 +285,7 @@ export function albumRoutes(s: Services): Route[] {
       return deleted;
     });
     if (!keys) throw photoNotFound();
-    await deleteFilesAfterCommit(keys);
+    await deleteFiles(keys);
     return reply({ success: true });
   }
 
@@ -333,7 +316,7 @@ export function albumRoutes(s: Services): Route[] {
     if (!(await albumExists(s.db, albumId))) throw albumNotFound();
     const [image] = videoExtension ? [] : await processUploads(s.images, [file]);
 
-    const teaser = await withFileCleanup((written) =>
+    const teaser = await withCleanup((written) =>
       s.db.tx('album-teaser-upload', async (tx) => {
         if (!(await lockAlbum(tx, albumId))) throw albumNotFound();
         const folder = `album/${albumId}/teasers`;
@@ -366,7 +349,7 @@ export function albumRoutes(s: Services): Route[] {
       return deleted;
     });
     if (!keys) throw teaserNotFound();
-    await deleteFilesAfterCommit(keys);
+    await deleteFiles(keys);
     return reply({ success: true });
   }
 

@@ -3,7 +3,7 @@ import type { Static } from '@sinclair/typebox';
 import { ErrorResponse, SuccessResponse } from '../../schemas/common.ts';
 import { AdminEvent, EVENT_CATEGORY_ID, EVENT_SUBTYPES, EventCreatePayload, EventUpdatePayload, IdResponse } from '../../schemas/events.ts';
 import { compile } from '../../schemas/validate.ts';
-import type { Queryable, Tx } from '../../shared/db/database.ts';
+import type { Tx } from '../../shared/db/database.ts';
 import { logActivity } from '../../shared/db/repositories/activity-log.ts';
 import { deleteImages, insertImage } from '../../shared/db/repositories/images.ts';
 import { deleteSchedule, schedulesByIds } from '../../shared/db/repositories/schedules.ts';
@@ -16,7 +16,7 @@ import { reply, type Context } from '../context.ts';
 import { IMAGE_UPLOAD_LIMITS, payloadOf, readMultipart, type UploadedFile } from '../multipart.ts';
 import { parseId } from '../params.ts';
 import type { Route } from '../router.ts';
-import { posterExtension, processUploads, storeVariants, variantKeys } from '../uploads.ts';
+import { assertMembersExist, deleteFilesAfterCommit, posterExtension, processUploads, storeVariants, variantKeys, withFileCleanup } from '../uploads.ts';
 
 const createPayload = compile(EventCreatePayload);
 const updatePayload = compile(EventUpdatePayload);
@@ -29,15 +29,6 @@ const asObject = (payload: unknown): Record<string, unknown> => {
 };
 const eventNotFound = () => notFound('해당 행사 일정을 찾을 수 없습니다.');
 const pad2 = (n: number) => String(n).padStart(2, '0');
-
-async function assertMembersExist(db: Queryable, memberIds: number[]): Promise<void> {
-  if (memberIds.length === 0) return;
-  const found = await db.any<{ id: number }>('SELECT id FROM members WHERE id = ANY($1::int[])', [memberIds]);
-  if (found.length !== memberIds.length) {
-    const known = new Set(found.map((row) => row.id));
-    throw badRequest(`존재하지 않는 멤버 ID입니다: ${memberIds.filter((id) => !known.has(id)).join(', ')}`);
-  }
-}
 
 async function replaceMembers(tx: Tx, scheduleId: number, memberIds: number[]): Promise<void> {
   await tx.none('DELETE FROM schedule_members WHERE schedule_id = $1', [scheduleId]);
@@ -60,19 +51,8 @@ export function eventRoutes(s: Services): Route[] {
     return ids;
   }
 
-  /** Runs a write; files it stored are deleted again if the transaction does not commit. */
-  async function withFileCleanup<T>(work: (written: string[]) => Promise<T>): Promise<T> {
-    const written: string[] = [];
-    try {
-      return await work(written);
-    } catch (error) {
-      await s.storage.delete(written).catch((e: unknown) => s.logger.error({ err: e }, 'could not remove files of a failed write'));
-      throw error;
-    }
-  }
-
-  const deleteFilesAfterCommit = (keys: string[]) =>
-    s.storage.delete(keys).catch((error: unknown) => s.logger.error({ err: error, keys: keys.length }, 'could not delete files after commit'));
+  const withCleanup = <T>(work: (written: string[]) => Promise<T>) => withFileCleanup(s.storage, s.logger, work);
+  const deleteFiles = (keys: string[]) => deleteFilesAfterCommit(s.storage, s.logger, keys);
 
   async function get(ctx: Context) {
     const id = parseId(ctx.params.id);
@@ -111,7 +91,7 @@ export function eventRoutes(s: Services): Route[] {
     const posters = await processUploads(s.images, body.files);
 
     // Rule 5 in one transaction; rule 6's files are stored inside it so a failure leaves nothing.
-    const scheduleId = await withFileCleanup((written) =>
+    const scheduleId = await withCleanup((written) =>
       s.db.tx('event-create', async (tx) => {
         const venueId = await upsertVenue(tx, payload.venue);
         const { id } = await tx.one<{ id: number }>(
@@ -157,7 +137,7 @@ export function eventRoutes(s: Services): Route[] {
     const posters = await processUploads(s.images, body.files);
 
     const change: ScheduleChange = { scheduleId: id, action: 'update', dates: [current.date, payload.date ?? current.date] };
-    const droppedKeys = await withFileCleanup((written) =>
+    const droppedKeys = await withCleanup((written) =>
       s.db.tx('event-update', async (tx) => {
         // Rule 3: title and date keep their values when not sent (they cannot be empty); the rest follow the payload.
         const { title } = await tx.one<{ title: string }>(
@@ -188,7 +168,7 @@ export function eventRoutes(s: Services): Route[] {
         return keys;
       }),
     );
-    await deleteFilesAfterCommit(droppedKeys);
+    await deleteFiles(droppedKeys);
     await afterScheduleCommit(s, change, { syncIndex: true }); // rule 6
     return reply({ id });
   }
@@ -205,7 +185,7 @@ export function eventRoutes(s: Services): Route[] {
       return result;
     });
     if (!deleted) throw eventNotFound(); // rule 1
-    await deleteFilesAfterCommit(deleted.imageKeys);
+    await deleteFiles(deleted.imageKeys);
     // Rule 3: this route does not touch the index; the indexer drops the entry from the outbox entry.
     await afterScheduleCommit(s, { scheduleId: id, action: 'delete', dates: [deleted.date] }, { syncIndex: false });
     return reply({ success: true });

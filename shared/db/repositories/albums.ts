@@ -133,14 +133,6 @@ export async function keysUnder(db: Queryable, folder: string): Promise<string[]
   return rows.map((row) => row.key);
 }
 
-/** Ids among these that name no member. */
-export async function unknownMemberIds(db: Queryable, memberIds: number[]): Promise<number[]> {
-  if (memberIds.length === 0) return [];
-  const found = await db.any<{ id: number }>('SELECT id FROM members WHERE id = ANY($1::int[])', [memberIds]);
-  const known = new Set(found.map((row) => row.id));
-  return memberIds.filter((id) => !known.has(id));
-}
-
 // ---- photos ------------------------------------------------------------------------------------
 
 const PHOTO_SELECT = `

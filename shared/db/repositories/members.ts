@@ -70,3 +70,11 @@ export const birthdaysInMonth = (db: Queryable, month: number) =>
       ORDER BY sort_order, id`,
     [month],
   );
+
+/** Ids among these that name no member. */
+export async function unknownMemberIds(db: Queryable, memberIds: number[]): Promise<number[]> {
+  if (memberIds.length === 0) return [];
+  const found = await db.any<{ id: number }>('SELECT id FROM members WHERE id = ANY($1::int[])', [memberIds]);
+  const known = new Set(found.map((row) => row.id));
+  return memberIds.filter((id) => !known.has(id));
+}
