@@ -13,7 +13,11 @@ export interface PasswordHasher {
 }
 
 export function createPasswordHasher(logger: Logger, threads?: number): PasswordHasher {
-  const pool = createWorkerPool<BcryptTask, string | boolean>('bcrypt', new URL('./bcrypt.worker.ts', import.meta.url), logger, { threads });
+  const pool = createWorkerPool<BcryptTask, string | boolean>('bcrypt', new URL('./bcrypt.worker.ts', import.meta.url), logger, {
+    threads,
+    // About 1.5 s of work at cost 10 on two cores; past that, 503 with Retry-After.
+    maxQueue: 64,
+  });
   return {
     hash: async (password) => (await pool.run({ op: 'hash', password, cost: BCRYPT_COST })) as string,
     compare: async (password, hash) => (await pool.run({ op: 'compare', password, hash })) as boolean,

@@ -1,6 +1,7 @@
 // Shared shape of the Piscina pools: one place sizes them, runs .ts workers and reports their load.
 import { availableParallelism } from 'node:os';
 import { Piscina } from 'piscina';
+import { HttpError } from '../shared/errors.ts';
 import type { Logger } from '../shared/logger.ts';
 
 export interface PoolStats {
@@ -29,13 +30,19 @@ export function createWorkerPool<TTask, TResult>(
     execArgv: ['--import', 'tsx'],
     minThreads: threads,
     maxThreads: threads,
-    maxQueue: options.maxQueue ?? threads * 256,
+    // Bounded so that the last task in line still finishes within a client's patience.
+    maxQueue: options.maxQueue ?? threads * 64,
     idleTimeout: 60_000,
     workerData: options.workerData,
   });
   piscina.on('error', (error: unknown) => logger.error({ err: error, pool: name }, 'worker pool error'));
   return {
-    run: (task, transferList) => piscina.run(task, transferList ? { transferList: transferList as never } : undefined) as Promise<TResult>,
+    run: (task, transferList) =>
+      (piscina.run(task, transferList ? { transferList: transferList as never } : undefined) as Promise<TResult>).catch((error: unknown) => {
+        // A full queue is load shedding, not a fault: the client may retry shortly.
+        if (error instanceof Error && /queue is at limit/i.test(error.message)) throw new HttpError(503, '요청이 많아 지금은 처리할 수 없습니다. 잠시 후 다시 시도해 주세요.', { 'Retry-After': '2' });
+        throw error;
+      }),
     stats: () => ({ name, threads: piscina.threads.length, queued: piscina.queueSize, utilization: piscina.utilization }),
     close: () => piscina.close({ force: false }),
   };
