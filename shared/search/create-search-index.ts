@@ -1,0 +1,50 @@
+// Picks the search engine: embedded in PostgreSQL by default, OpenSearch when OPENSEARCH_URL is set.
+import type { Db } from '../db/database.ts';
+import type { Logger } from '../logger.ts';
+import { loadAllSearchDocuments } from './documents.ts';
+import { EmbeddedSearchIndex, type QueryAnalyzer } from './embedded.ts';
+import type { SearchIndex } from './search-index.ts';
+
+export interface SearchIndexOptions {
+  db: Db;
+  /** From OPENSEARCH_URL; null selects the embedded engine. */
+  opensearchUrl: string | null;
+  logger: Logger;
+  /** Query words (particles stripped, unspaced input split); both engines use the same words. */
+  analyze?: QueryAnalyzer;
+  /** The user dictionary's content, read at every OpenSearch rebuild (default: the `user_dictionary` row). */
+  userDictionary?: () => Promise<string>;
+  /** The OpenSearch alias; versioned indices are `<alias>-v<timestamp>` (default `schedules`). */
+  opensearchAlias?: string;
+}
+
+export const DEFAULT_OPENSEARCH_ALIAS = 'schedules';
+
+export function storedUserDictionary(db: Db): () => Promise<string> {
+  return async () => (await db.oneOrNone<{ content: string }>('SELECT content FROM user_dictionary WHERE id = 1'))?.content ?? '';
+}
+
+/**
+ * The index the service searches. For OpenSearch the alias is ensured first: when it is missing,
+ * or its index was built with another user dictionary, a new index is built from the schedules.
+ */
+export async function createSearchIndex(options: SearchIndexOptions): Promise<SearchIndex> {
+  if (options.opensearchUrl === null) return new EmbeddedSearchIndex(options.db, options.analyze);
+  const { Client } = await import('@opensearch-project/opensearch');
+  const { OpenSearchSearchIndex } = await import('./opensearch.ts');
+  const client = new Client({ node: options.opensearchUrl });
+  const index = new OpenSearchSearchIndex({
+    client,
+    alias: options.opensearchAlias ?? DEFAULT_OPENSEARCH_ALIAS,
+    logger: options.logger,
+    userDictionary: options.userDictionary ?? storedUserDictionary(options.db),
+    ...(options.analyze ? { analyze: options.analyze } : {}),
+  });
+  try {
+    await index.ensure(() => loadAllSearchDocuments(options.db));
+  } catch (error) {
+    await client.close().catch(() => undefined);
+    throw error;
+  }
+  return index;
+}

@@ -1,0 +1,412 @@
+// The OpenSearch engine (OPENSEARCH_URL): an alias (`schedules`) in front of versioned indices
+// (`schedules-v<timestamp>`). A rebuild fills a new index, refreshes it and swaps the alias in one
+// `_aliases` call, so searches never see a half-built index. Text is normalised here exactly as the
+// embedded engine does it; fields are analysed by nori (user dictionary inline) and by 2–3-grams
+// over the space-free text, and a choseong keyword field is computed here with `choseong()`.
+// Ranking mirrors the embedded engine tier for tier (constant scores, not BM25): per query word the
+// best field counts (title 8, source 4, members 2, description 1), words add up, then newer first.
+import { createHash } from 'node:crypto';
+import { Client, errors, type API } from '@opensearch-project/opensearch';
+import { choseong, isChoseongQuery } from '../korean/jamo.ts';
+import { normalizeText } from '../korean/normalize.ts';
+import { parseUserDictionary } from '../korean/dictionary.ts';
+import type { Logger } from '../logger.ts';
+import { plainQueryWords, type QueryAnalyzer } from './embedded.ts';
+import type { SearchDocument, SearchIndex, SearchPage } from './search-index.ts';
+
+// Same limits as the embedded engine: both engines see the same query words.
+const MAX_QUERY_WORDS = 8;
+const MAX_WORD_LENGTH = 40;
+const MAX_DESCRIPTION_CHARS = 1000;
+const BULK_DOCUMENTS = 500;
+// index.max_result_window's default: from + size beyond it is refused by the server.
+const MAX_RESULT_WINDOW = 10_000;
+// An unaliased versioned index older than this is a leftover of a rebuild that died.
+const ABANDONED_BUILD_MS = 60 * 60 * 1000;
+
+/** Score of a query word by the best field it matched in (api-service.md: title > source > members > description). */
+const TIER = { title: 8, source: 4, members: 2, description: 1, choseong: 4 } as const;
+const TEXT_FIELDS = ['title', 'source', 'members', 'description'] as const;
+
+/** What one document looks like in the index. */
+export type IndexedDocument = {
+  scheduleId: number;
+  categoryId: number;
+  date: string;
+  title: string;
+  source: string[];
+  members: string[];
+  description: string;
+  /** Initial consonants of the title, each source name and each member name, spaces removed. */
+  choseong: string[];
+};
+
+export function indexedDocument(document: SearchDocument): IndexedDocument {
+  const names = (values: string[]) => [...new Set(values.map(normalizeText).filter(Boolean))];
+  const title = normalizeText(document.title);
+  const source = names(document.sourceNames);
+  const members = names(document.memberNames);
+  return {
+    scheduleId: document.scheduleId,
+    categoryId: document.categoryId,
+    date: document.date,
+    title,
+    source,
+    members,
+    description: normalizeText(document.description.slice(0, MAX_DESCRIPTION_CHARS)),
+    choseong: [...new Set([title, ...source, ...members].map(choseong).filter(Boolean))],
+  };
+}
+
+/**
+ * nori `user_dictionary_rules` from the user dictionary's content: its words only (nori takes
+ * every entry as a noun, NNG), normalised like the indexed text, without duplicates (nori refuses
+ * them) and without `#` (nori reads the rest of the line as a comment).
+ */
+export function dictionaryRules(content: string): string[] {
+  const rules = new Set<string>();
+  for (const { word } of parseUserDictionary(content).entries) {
+    const rule = normalizeText(word);
+    if (rule !== '' && !rule.includes('#') && !/\s/.test(rule)) rules.add(rule);
+  }
+  return [...rules].sort();
+}
+
+const rulesHash = (rules: string[]) => createHash('sha256').update(rules.join('\n')).digest('hex').slice(0, 16);
+
+/** Settings and mappings of one versioned index. */
+export function indexDefinition(rules: string[]): API.Indices_Create_RequestBody {
+  const text = { type: 'text' as const, analyzer: 'korean', fields: { grams: { type: 'text' as const, analyzer: 'grams', norms: false } } };
+  return {
+    settings: {
+      index: { number_of_shards: 1 },
+      analysis: {
+        char_filter: {
+          // Grams run over the space-free text, as the embedded keys do: `프로미스나인콘서트`
+          // is a substring of `프로미스나인 콘서트` once the space is gone.
+          spaceless: { type: 'pattern_replace', pattern: '\\s+', replacement: '' },
+        },
+        tokenizer: {
+          korean: {
+            type: 'nori_tokenizer',
+            decompound_mode: 'mixed',
+            discard_punctuation: true,
+            ...(rules.length > 0 ? { user_dictionary_rules: rules } : {}),
+          },
+          grams: { type: 'ngram', min_gram: 2, max_gram: 3, token_chars: [] },
+        },
+        filter: {
+          // Particles (J), endings (E) and the copula (VCP, 이 of 입니다) are not search words.
+          korean_particles: { type: 'nori_part_of_speech', stoptags: ['E', 'J', 'VCP'] },
+        },
+        normalizer: {
+          folded: { type: 'custom', filter: ['lowercase'] },
+        },
+        analyzer: {
+          korean: { type: 'custom', tokenizer: 'korean', filter: ['korean_particles', 'lowercase'] },
+          grams: { type: 'custom', char_filter: ['spaceless'], tokenizer: 'grams', filter: ['lowercase'] },
+        },
+      },
+    },
+    mappings: {
+      dynamic: 'strict',
+      _meta: { dictionary: rulesHash(rules) },
+      properties: {
+        scheduleId: { type: 'integer' },
+        categoryId: { type: 'integer' },
+        date: { type: 'date', format: 'yyyy-MM-dd' },
+        title: text,
+        source: text,
+        members: text,
+        description: text,
+        choseong: { type: 'keyword', normalizer: 'folded', ignore_above: 512 },
+      },
+    },
+  };
+}
+
+type Query = NonNullable<API.Search_RequestBody['query']>;
+
+const escapeWildcard = (value: string) => value.replace(/[\\*?]/g, (c) => `\\${c}`);
+
+/** A field matches a word when nori finds all its tokens, or when the word is a substring of one value. */
+function fieldMatches(field: (typeof TEXT_FIELDS)[number], word: string): Query {
+  return {
+    bool: {
+      should: [
+        { match: { [field]: { query: word, operator: 'and' } } },
+        { match_phrase: { [`${field}.grams`]: { query: word } } },
+      ],
+      minimum_should_match: 1,
+    },
+  };
+}
+
+const tier = (filter: Query, boost: number): Query => ({ constant_score: { filter, boost } });
+
+function wordQuery(word: string): Query {
+  if (isChoseongQuery(word)) {
+    // Consonants only (`ㅍㄹㅁ`): the initials of a title, source or member name; a title that is
+    // literally these consonants still ranks as a title match.
+    return {
+      dis_max: {
+        queries: [
+          tier({ match_phrase: { 'title.grams': { query: word } } }, TIER.title),
+          tier({ wildcard: { choseong: { value: `*${escapeWildcard(word)}*` } } }, TIER.choseong),
+        ],
+      },
+    };
+  }
+  return { dis_max: { queries: TEXT_FIELDS.map((field) => tier(fieldMatches(field, word), TIER[field])) } };
+}
+
+/** The query words, as the embedded engine takes them. */
+export async function queryWords(analyze: QueryAnalyzer, query: string): Promise<string[]> {
+  const words = (await analyze(query)).map((word) => word.replace(/ /g, '').slice(0, MAX_WORD_LENGTH)).filter(Boolean);
+  return [...new Set(words)].slice(0, MAX_QUERY_WORDS);
+}
+
+/** The search request body: every word must match (bool.should with minimum_should_match = all). */
+export function searchBody(words: string[], page: { offset: number; limit: number }): API.Search_RequestBody {
+  return {
+    query: { bool: { should: words.map(wordQuery), minimum_should_match: words.length } },
+    sort: [{ _score: { order: 'desc' } }, { date: { order: 'desc' } }, { scheduleId: { order: 'desc' } }],
+    from: page.offset,
+    size: page.limit,
+    track_total_hits: true,
+    _source: false,
+  };
+}
+
+export interface OpenSearchIndexOptions {
+  client: Client;
+  /** The alias searches and writes go through; versioned indices are `<alias>-v<timestamp>`. */
+  alias: string;
+  logger: Logger;
+  /** The user dictionary's current content; read at every rebuild. */
+  userDictionary: () => Promise<string>;
+  analyze?: QueryAnalyzer;
+}
+
+/** An index being filled by a rebuild: live writes go to it too, so the swap loses none of them. */
+interface Build {
+  index: string;
+  /** Ids removed while the build ran; removed again once the bulk load is done. */
+  removed: Set<number>;
+  /** A live write that did not reach the new index: swapping would lose it, so the build fails. */
+  failure: unknown;
+}
+
+export class OpenSearchSearchIndex implements SearchIndex {
+  readonly engine = 'opensearch' as const;
+  private readonly client: Client;
+  private readonly alias: string;
+  private readonly logger: Logger;
+  private readonly userDictionary: () => Promise<string>;
+  private readonly analyze: QueryAnalyzer;
+  private build: Build | null = null;
+  private rebuilding: Promise<unknown> = Promise.resolve();
+  private lastVersion = 0;
+
+  constructor(options: OpenSearchIndexOptions) {
+    if (!/^[a-z0-9][a-z0-9_-]*$/.test(options.alias)) throw new Error(`invalid OpenSearch alias "${options.alias}": lowercase letters, digits, - and _`);
+    this.client = options.client;
+    this.alias = options.alias;
+    this.logger = options.logger.child({ component: 'search', engine: 'opensearch' });
+    this.userDictionary = options.userDictionary;
+    this.analyze = options.analyze ?? plainQueryWords;
+  }
+
+  /**
+   * Makes sure the alias points at an index built with the current user dictionary; otherwise
+   * builds one from `loadDocuments` (first start, or a dictionary changed while nobody rebuilt).
+   */
+  async ensure(loadDocuments: () => Promise<SearchDocument[]>): Promise<void> {
+    const indices = await this.aliasedIndices();
+    const wanted = rulesHash(dictionaryRules(await this.userDictionary()));
+    if (indices.length === 1) {
+      const mapping = await this.client.indices.getMapping({ index: indices[0]! });
+      const meta = Object.values(mapping.body)[0]?.mappings?._meta as { dictionary?: string } | undefined;
+      if (meta?.dictionary === wanted) return;
+      this.logger.info({ index: indices[0], alias: this.alias }, 'user dictionary changed: rebuilding the search index');
+    } else {
+      this.logger.info({ alias: this.alias, indices }, 'no single index behind the search alias: building one');
+    }
+    await this.rebuild(await loadDocuments());
+  }
+
+  async upsert(documents: SearchDocument[]): Promise<void> {
+    if (documents.length === 0) return;
+    const build = this.build;
+    for (let i = 0; i < documents.length; i += BULK_DOCUMENTS) {
+      const chunk = documents.slice(i, i + BULK_DOCUMENTS).map(indexedDocument);
+      if (build) {
+        for (const document of chunk) build.removed.delete(document.scheduleId);
+        await this.toBuild(build, chunk.flatMap((document) => [{ index: { _id: String(document.scheduleId) } }, document]));
+      }
+      // wait_for: the caller's next search sees its own write.
+      await this.bulk(this.alias, chunk.flatMap((document) => [{ index: { _id: String(document.scheduleId) } }, document]), { refresh: 'wait_for', require_alias: true });
+    }
+  }
+
+  async remove(scheduleIds: number[]): Promise<void> {
+    if (scheduleIds.length === 0) return;
+    const build = this.build;
+    for (let i = 0; i < scheduleIds.length; i += BULK_DOCUMENTS) {
+      const chunk = scheduleIds.slice(i, i + BULK_DOCUMENTS);
+      const operations = chunk.map((id) => ({ delete: { _id: String(id) } }));
+      if (build) {
+        for (const id of chunk) build.removed.add(id);
+        await this.toBuild(build, operations);
+      }
+      await this.bulk(this.alias, operations, { refresh: 'wait_for', require_alias: true });
+    }
+  }
+
+  async search(query: string, page: { offset: number; limit: number }): Promise<SearchPage> {
+    const words = await queryWords(this.analyze, query);
+    if (words.length === 0) return { ids: [], total: 0 };
+    const offset = Math.max(0, Math.floor(page.offset));
+    const window = { offset: Math.min(offset, MAX_RESULT_WINDOW), limit: Math.max(0, Math.min(Math.floor(page.limit), MAX_RESULT_WINDOW - offset)) };
+    const response = await this.client.search({ index: this.alias, body: searchBody(words, window) });
+    const hits = response.body.hits;
+    const total = typeof hits.total === 'number' ? hits.total : (hits.total?.value ?? 0);
+    return { ids: hits.hits.map((hit) => Number(hit._id)), total };
+  }
+
+  async rebuild(documents: SearchDocument[]): Promise<number> {
+    // One rebuild at a time in this process; a second one waits and then builds afresh.
+    const run = this.rebuilding.catch(() => undefined).then(() => this.rebuildNow(documents));
+    this.rebuilding = run;
+    return run;
+  }
+
+  async count(): Promise<number> {
+    const response = await this.client.count({ index: this.alias });
+    return response.body.count;
+  }
+
+  async close(): Promise<void> {
+    await this.rebuilding.catch(() => undefined);
+    await this.client.close();
+  }
+
+  /** Index names the alias points at now (none when it does not exist). */
+  private async aliasedIndices(): Promise<string[]> {
+    const response = await this.client.indices.getAlias({ name: this.alias }, { ignore: [404] });
+    return response.statusCode === 200 ? Object.keys(response.body) : [];
+  }
+
+  private nextVersion(): number {
+    this.lastVersion = Math.max(Date.now(), this.lastVersion + 1);
+    return this.lastVersion;
+  }
+
+  private async createVersionedIndex(rules: string[]): Promise<string> {
+    for (let attempt = 0; ; attempt++) {
+      const index = `${this.alias}-v${this.nextVersion()}`;
+      try {
+        await this.client.indices.create({ index, body: indexDefinition(rules) });
+        return index;
+      } catch (error) {
+        // Another process took the same millisecond: take the next one.
+        const taken = error instanceof errors.ResponseError && error.body?.error?.type === 'resource_already_exists_exception';
+        if (!taken || attempt >= 5) throw error;
+      }
+    }
+  }
+
+  private async rebuildNow(documents: SearchDocument[]): Promise<number> {
+    const rules = dictionaryRules(await this.userDictionary());
+    const index = await this.createVersionedIndex(rules);
+    const build: Build = { index, removed: new Set(), failure: undefined };
+    this.build = build;
+    let swapped = false;
+    try {
+      for (let i = 0; i < documents.length; i += BULK_DOCUMENTS) {
+        const chunk = documents.slice(i, i + BULK_DOCUMENTS).map(indexedDocument).filter((document) => !build.removed.has(document.scheduleId));
+        // `create`: a live upsert that already reached the new index is newer than this snapshot.
+        const operations = chunk.flatMap((document) => [{ create: { _id: String(document.scheduleId) } }, document]);
+        if (operations.length > 0) await this.bulk(index, operations, { ignoreConflicts: true });
+      }
+      if (build.removed.size > 0) await this.bulk(index, [...build.removed].map((id) => ({ delete: { _id: String(id) } })), {});
+      await this.client.indices.refresh({ index });
+      if (build.failure !== undefined) throw new Error('a live write missed the new search index during the rebuild', { cause: build.failure });
+      const previous = await this.swapAlias(index);
+      swapped = true;
+      this.build = null;
+      this.logger.info({ alias: this.alias, index, documents: documents.length, dictionaryWords: rules.length }, 'search index rebuilt and alias swapped');
+      await this.deleteOldIndices(index, previous);
+      return documents.length;
+    } finally {
+      this.build = null;
+      if (!swapped) await this.client.indices.delete({ index }, { ignore: [404] }).catch(() => undefined);
+    }
+  }
+
+  /**
+   * Points the alias at `index` only, in one `_aliases` call (remove the old indices, add the new).
+   * Another process swapping at the same moment makes the call name an index that is gone: read
+   * the alias again and retry. Returns the indices the alias left.
+   */
+  private async swapAlias(index: string): Promise<string[]> {
+    for (let attempt = 1; ; attempt++) {
+      const previous = (await this.aliasedIndices()).filter((name) => name !== index);
+      try {
+        await this.client.indices.updateAliases({
+          body: { actions: [...previous.map((old) => ({ remove: { index: old, alias: this.alias } })), { add: { index, alias: this.alias } }] },
+        });
+        return previous;
+      } catch (error) {
+        if (!(error instanceof errors.ResponseError && error.statusCode === 404) || attempt >= 3) throw error;
+      }
+    }
+  }
+
+  /** A live write into the index being built; its failure fails the build, not the write. */
+  private async toBuild(build: Build, operations: API.Bulk_RequestBody): Promise<void> {
+    try {
+      await this.bulk(build.index, operations, {});
+    } catch (error) {
+      build.failure ??= error;
+    }
+  }
+
+  /** The indices the alias left, and versioned leftovers of rebuilds that died long ago. */
+  private async deleteOldIndices(current: string, previous: string[]): Promise<void> {
+    const stale = new Set(previous.filter((name) => name !== current));
+    try {
+      const all = await this.client.indices.get({ index: `${this.alias}-v*` }, { ignore: [404] });
+      const aliased = new Set(await this.aliasedIndices());
+      for (const name of Object.keys(all.statusCode === 200 ? all.body : {})) {
+        const version = Number(/-v(\d+)$/.exec(name)?.[1] ?? Number.NaN);
+        if (name !== current && !aliased.has(name) && Date.now() - version > ABANDONED_BUILD_MS) stale.add(name);
+      }
+      for (const name of stale) await this.client.indices.delete({ index: name }, { ignore: [404] });
+    } catch (error) {
+      // The new index is live already; old ones only cost disk until the next rebuild.
+      this.logger.warn({ err: error, indices: [...stale] }, 'old search indices not deleted');
+    }
+  }
+
+  private async bulk(
+    index: string,
+    operations: API.Bulk_RequestBody,
+    options: { refresh?: 'wait_for'; require_alias?: boolean; ignoreConflicts?: boolean },
+  ): Promise<void> {
+    const response = await this.client.bulk({
+      index,
+      body: operations,
+      ...(options.refresh ? { refresh: options.refresh } : {}),
+      ...(options.require_alias ? { require_alias: true } : {}),
+    });
+    if (!response.body.errors) return;
+    const failures = response.body.items
+      .map((item) => Object.values(item)[0])
+      .filter((result) => result?.error && !(options.ignoreConflicts && result.status === 409));
+    if (failures.length > 0) {
+      const first = failures[0]!;
+      throw new Error(`OpenSearch bulk into ${index}: ${failures.length} failed, first ${first._id}: ${first.error?.type}: ${first.error?.reason}`);
+    }
+  }
+}

@@ -1,0 +1,210 @@
+// Search benchmark (issue: search p99 under 20 ms): the embedded engine with 50,000 generated
+// schedules loaded by `rebuild`, then 2,000 mixed queries one at a time (latency), then the same
+// queries with CONCURRENCY in flight (throughput). Printed, never asserted.
+//   node --import tsx test/bench/search.bench.ts
+// Query mix: school short forms, member names and nicknames, two syllables out of a word, initial
+// consonants, two-word queries; every query asks for the first page of 20, as the edge does.
+import { performance } from 'node:perf_hooks';
+import { pathToFileURL } from 'node:url';
+import { connectDatabase } from '../../shared/db/database.ts';
+import { migrate } from '../../shared/db/migrate.ts';
+import { choseong } from '../../shared/korean/jamo.ts';
+import { createLogger } from '../../shared/logger.ts';
+import { CachedSearchIndex } from '../../shared/search/result-cache.ts';
+import { createSearchIndex } from '../../shared/search/create-search-index.ts';
+import type { SearchDocument } from '../../shared/search/search-index.ts';
+import { createTestDatabase } from '../helpers/database.ts';
+
+const DOCUMENTS = Number(process.env.BENCH_DOCUMENTS ?? 50_000);
+const QUERIES = 2_000;
+const WARMUP = 200;
+const CONCURRENCY = 8;
+const PAGE = { offset: 0, limit: 20 };
+const TARGET_P99_MS = 20;
+
+// Deterministic data: the same documents and queries on every run.
+let seed = 0x5eed;
+function random(): number {
+  seed = (seed + 0x6d2b79f5) | 0;
+  let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+}
+const pick = <T>(values: readonly T[]): T => values[Math.floor(random() * values.length)]!;
+
+const MEMBERS = [
+  ['이새롬', '새롬', '쎄롬', 'Lee Saerom'],
+  ['송하영', '하영', '쏭하영', 'Song Hayoung'],
+  ['장규리', '규리', '뀨리', 'Jang Gyuri'],
+  ['박지원', '지원', '찌워니', 'Park Jiwon'],
+  ['노지선', '지선', '지농', 'Roh Jisun'],
+  ['이서연', '서연', '서연이', 'Lee Seoyeon'],
+  ['이채영', '채영', '챙', 'Lee Chaeyoung'],
+  ['이나경', '나경', '낙경', 'Lee Nagyung'],
+  ['백지헌', '지헌', '막내온탑', 'Baek Jiheon'],
+] as const;
+const SCHOOLS: [string, ...string[]][] = [
+  ['한국외국어대학교', '한국외대', '외대', 'HUFS'],
+  ['성균관대학교', '성균관대', '성대', 'SKKU'],
+  ['고려대학교', '고려대', '고대'],
+  ['연세대학교', '연세대', '연대'],
+  ['서울대학교', '서울대', 'SNU'],
+  ['이화여자대학교', '이화여대', '이대'],
+  ['중앙대학교', '중앙대', '중대'],
+  ['경희대학교', '경희대'],
+  ['한양대학교', '한양대'],
+  ['건국대학교', '건국대', '건대'],
+  ['홍익대학교', '홍익대', '홍대'],
+  ['숙명여자대학교', '숙명여대', '숙대'],
+  ['단국대학교', '단국대', '단대'],
+  ['한국과학기술원', '카이스트', 'KAIST'],
+  ['포항공과대학교', '포스텍', '포공', 'POSTECH'],
+  ['한국예술종합학교', '한예종'],
+  ['부산대학교', '부산대'],
+  ['경북대학교', '경북대'],
+  ['전남대학교', '전남대'],
+  ['가천대학교', '가천대'],
+];
+const CHANNELS = ['SBS', 'KBS2', 'MBC', 'Mnet', 'SBS M', 'JTBC', 'tvN', '유튜브 공식 채널', '네이버 나우', 'MBC FM4U', 'KBS Cool FM', '공식 트위터', '위버스'];
+const EVENTS = ['콘서트', '팬사인회', '쇼케이스', '팬미팅', '영상통화 팬사인회', '게릴라 콘서트', '팝업스토어', '생일 카페', '시상식', '페스티벌', '공개방송', '음원 발매', '뮤직비디오 공개', '화보 촬영', '라디오 출연', '예능 출연', '브이라이브', '자선 행사'];
+const SHOWS = ['인기가요', '뮤직뱅크', '쇼! 음악중심', '엠카운트다운', '더 쇼', '쇼챔피언', '아는 형님', '놀라운 토요일', '주간 아이돌', '컬투쇼', '두시탈출 컬투쇼', '정오의 희망곡'];
+const SONGS = ['DM', 'WE GO', 'Talk & Talk', 'Stay This Way', '우리 사이', '유리구두', 'LOVE BOMB', 'Feel Good', '환상동화', '하늘정원'];
+const VENUES = ['올림픽공원 핸드볼경기장', '잠실실내체육관', '부산 벡스코', '고척스카이돔', 'KBS 아레나', '블루스퀘어 마스터카드홀', '대구 엑스코', '광주 김대중컨벤션센터', '대학 노천극장', '여의도 더현대'];
+
+const GROUP = ['프로미스나인', 'fromis_9'];
+
+export function generateDocument(scheduleId: number): SearchDocument {
+  const kind = random();
+  const members = MEMBERS.filter(() => random() < 0.35);
+  const memberNames = members.flatMap((member) => [...member]);
+  const date = new Date(Date.UTC(2018, 0, 1) + Math.floor(random() * 9 * 365) * 86_400_000).toISOString().slice(0, 10);
+  const venue = pick(VENUES);
+  let title: string;
+  let sourceNames: string[];
+  let categoryId: number;
+  if (kind < 0.3) {
+    const school = pick(SCHOOLS);
+    title = `${school[0]} ${pick(['대동제', '봄축제', '가을축제', '축제'])} 축하공연`;
+    sourceNames = [...school];
+    categoryId = 11;
+  } else if (kind < 0.6) {
+    const show = pick(SHOWS);
+    title = `[${show}] ${pick(GROUP)} - ${pick(SONGS)} ${pick(['무대', '컴백 무대', '스페셜 무대', '출연'])}`;
+    sourceNames = [pick(CHANNELS)];
+    categoryId = 2;
+  } else if (kind < 0.85) {
+    title = `${pick(GROUP)} ${pick(EVENTS)}${random() < 0.3 ? ` in ${pick(['서울', '부산', '대구', '광주', 'Tokyo', 'Osaka'])}` : ''}`;
+    sourceNames = [pick(CHANNELS)];
+    categoryId = 3;
+  } else {
+    const member = pick(MEMBERS);
+    title = `${member[0]} ${pick(EVENTS)}`;
+    sourceNames = [pick(CHANNELS)];
+    categoryId = 4;
+  }
+  const description =
+    random() < 0.7
+      ? `${venue}에서 열리는 일정입니다. ${pick(EVENTS)} 관련 공지는 공식 채널을 확인해 주세요. 입장은 시작 30분 전부터 가능합니다.`
+      : '';
+  return { scheduleId, title, description, categoryId, categoryName: String(categoryId), date, sourceNames, memberNames };
+}
+
+export type QueryKind = 'school' | 'member' | 'syllables' | 'choseong' | 'multi-word';
+
+function twoSyllablesOf(word: string): string {
+  const chars = [...word.replace(/[^가-힣]/g, '')];
+  if (chars.length < 2) return '콘서';
+  const start = Math.floor(random() * (chars.length - 1));
+  return chars[start]! + chars[start + 1]!;
+}
+
+export function generateQuery(): { kind: QueryKind; text: string } {
+  const roll = random();
+  if (roll < 0.25) return { kind: 'school', text: pick(pick(SCHOOLS).slice(1)) };
+  if (roll < 0.5) return { kind: 'member', text: pick(pick(MEMBERS).slice(0, 3)) };
+  if (roll < 0.7) return { kind: 'syllables', text: twoSyllablesOf(pick([...EVENTS, ...SHOWS, ...VENUES, ...SCHOOLS.map((s) => s[0])])) };
+  if (roll < 0.85) return { kind: 'choseong', text: choseong(pick([GROUP[0]!, ...MEMBERS.map((m) => m[0]), ...EVENTS.filter((e) => !e.includes(' '))])) };
+  const pairs: (() => string)[] = [
+    () => `${GROUP[0]} ${pick(EVENTS.filter((e) => !e.includes(' ')))}`,
+    () => `${pick(pick(SCHOOLS).slice(1))} 축제`,
+    () => `${pick(MEMBERS)[1]} ${pick(['라디오', '예능', '팬사인회', '생일'])}`,
+    () => `${pick(SHOWS.filter((s) => !s.includes(' ')))} 무대`,
+  ];
+  return { kind: 'multi-word', text: pick(pairs)() };
+}
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
+}
+const ms = (value: number) => `${value.toFixed(2)} ms`;
+function summary(latencies: number[]): string {
+  const sorted = [...latencies].sort((a, b) => a - b);
+  return `p50 ${ms(percentile(sorted, 50))}  p95 ${ms(percentile(sorted, 95))}  p99 ${ms(percentile(sorted, 99))}  max ${ms(sorted.at(-1)!)}`;
+}
+
+async function main(): Promise<void> {
+  const logger = createLogger('warn');
+  const testDatabase = await createTestDatabase();
+  const database = connectDatabase(testDatabase.url, logger, CONCURRENCY + 2);
+  try {
+    await migrate(database.db, logger);
+    const index = await createSearchIndex({ db: database.db, opensearchUrl: null, logger });
+    const documents = Array.from({ length: DOCUMENTS }, (_, i) => generateDocument(i + 1));
+    let started = performance.now();
+    await index.rebuild(documents);
+    await database.db.none('VACUUM ANALYZE search_documents');
+    console.log(`rebuild: ${DOCUMENTS} documents in ${((performance.now() - started) / 1000).toFixed(1)} s (then VACUUM ANALYZE)`);
+
+    const queries = Array.from({ length: QUERIES }, generateQuery);
+    for (const query of queries.slice(0, WARMUP)) await index.search(query.text, PAGE);
+
+    const latencies: number[] = [];
+    const byKind = new Map<QueryKind, number[]>();
+    const slowest: { ms: number; text: string; total: number }[] = [];
+    started = performance.now();
+    for (const query of queries) {
+      const t0 = performance.now();
+      const page = await index.search(query.text, PAGE);
+      const elapsed = performance.now() - t0;
+      latencies.push(elapsed);
+      (byKind.get(query.kind) ?? byKind.set(query.kind, []).get(query.kind)!).push(elapsed);
+      slowest.push({ ms: elapsed, text: query.text, total: page.total });
+    }
+    const serialSeconds = (performance.now() - started) / 1000;
+
+    let next = 0;
+    started = performance.now();
+    await Promise.all(
+      Array.from({ length: CONCURRENCY }, async () => {
+        while (next < queries.length) await index.search(queries[next++]!.text, PAGE);
+      }),
+    );
+    const concurrentSeconds = (performance.now() - started) / 1000;
+
+    console.log(`one at a time: ${QUERIES} queries  ${summary(latencies)}  ${(QUERIES / serialSeconds).toFixed(0)} queries/s`);
+    for (const [kind, values] of byKind) console.log(`  ${kind.padEnd(10)} ×${String(values.length).padStart(4)}  ${summary(values)}`);
+    console.log(`${CONCURRENCY} in flight: ${(QUERIES / concurrentSeconds).toFixed(0)} queries/s`);
+    console.log('slowest:', slowest.sort((a, b) => b.ms - a.ms).slice(0, 8).map((q) => `${q.text} (${ms(q.ms)}, ${q.total} hits)`).join('; '));
+    const p99 = percentile([...latencies].sort((a, b) => a - b), 99);
+    console.log(`engine alone, target p99 < ${TARGET_P99_MS} ms: ${p99 < TARGET_P99_MS ? 'met' : 'MISSED'} (${ms(p99)})`);
+
+    // As the service runs it: the engine behind the result cache (shared/search/result-cache.ts).
+    const cachedIndex = new CachedSearchIndex(index);
+    const cachedLatencies: number[] = [];
+    for (const query of queries) {
+      const t0 = performance.now();
+      await cachedIndex.search(query.text, PAGE);
+      cachedLatencies.push(performance.now() - t0);
+    }
+    const distinct = new Set(queries.map((q) => q.text)).size;
+    const cachedP99 = percentile([...cachedLatencies].sort((a, b) => a - b), 99);
+    console.log(`behind the result cache (${distinct} distinct of ${QUERIES} queries, cold cache): ${summary(cachedLatencies)}; target p99 < ${TARGET_P99_MS} ms: ${cachedP99 < TARGET_P99_MS ? 'met' : 'MISSED'}`);
+    await index.close();
+  } finally {
+    await database.close();
+    await testDatabase.drop();
+  }
+}
+
+// Run when executed; the generators can be imported (to EXPLAIN a query on the same data).
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) await main();

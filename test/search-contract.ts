@@ -1,0 +1,242 @@
+// The search contract (shared/search/search-index.ts, api-service.md 2.7), registered once per engine:
+// the embedded engine always, OpenSearch when OPENSEARCH_URL is set. A run has one index of its own
+// (a fresh database, or an alias prefix); its tests run one after another and each starts from an
+// empty index, so none depends on what another left.
+import test, { type ExecutionContext } from 'ava';
+import type { SearchDocument, SearchIndex } from '../shared/search/search-index.ts';
+
+export interface SearchBackend {
+  /** The run's index, empty at first. */
+  index: SearchIndex;
+  teardown(): Promise<void>;
+}
+
+let nextScheduleId = 1;
+
+/** A schedule document; fields not given are neutral (no words any test searches for). */
+function schedule(fields: Partial<SearchDocument> = {}): SearchDocument {
+  return {
+    scheduleId: nextScheduleId++,
+    title: '일정',
+    description: '',
+    categoryId: 1,
+    categoryName: '기타',
+    date: '2025-01-01',
+    sourceNames: [],
+    memberNames: [],
+    ...fields,
+  };
+}
+
+const PAGE = { offset: 0, limit: 20 };
+
+export function registerSearchContract(name: string, setup: () => Promise<SearchBackend>): void {
+  let ready: Promise<SearchBackend> | null = null;
+  const backend = () => (ready ??= setup());
+
+  /** The run's index, emptied. */
+  const emptyIndex = async (): Promise<SearchIndex> => {
+    const { index } = await backend();
+    await index.rebuild([]);
+    return index;
+  };
+  const ids = async (index: SearchIndex, query: string, page = PAGE) => (await index.search(query, page)).ids;
+  const finds = async (t: ExecutionContext, index: SearchIndex, query: string, document: SearchDocument) =>
+    t.true((await ids(index, query)).includes(document.scheduleId), `"${query}" should find "${document.title}"`);
+  const misses = async (t: ExecutionContext, index: SearchIndex, query: string, document: SearchDocument) =>
+    t.false((await ids(index, query)).includes(document.scheduleId), `"${query}" should not find "${document.title}"`);
+
+  test.after.always(async () => {
+    if (ready) await (await ready).teardown();
+  });
+
+  test.serial(`${name}: upsert then search finds a document by a word of its title`, async (t) => {
+    const index = await emptyIndex();
+    const concert = schedule({ title: '프로미스나인 단독 콘서트' });
+    const other = schedule({ title: '라디오 출연' });
+    await index.upsert([concert, other]);
+    await finds(t, index, '콘서트', concert);
+    await finds(t, index, '단독', concert);
+    t.deepEqual(await ids(index, '콘서트'), [concert.scheduleId]);
+    t.is(await index.count(), 2);
+  });
+
+  test.serial(`${name}: two consecutive syllables inside a word find it`, async (t) => {
+    const index = await emptyIndex();
+    const showcase = schedule({ title: '정규앨범 쇼케이스' });
+    await index.upsert([showcase, schedule({ title: '팬사인회' })]);
+    await finds(t, index, '케이', showcase);
+    await finds(t, index, '규앨', showcase);
+    await finds(t, index, '앨범쇼', showcase);
+    t.deepEqual(await ids(index, '스케'), []);
+  });
+
+  test.serial(`${name}: a school's short forms find its events (name resolution puts them in sourceNames)`, async (t) => {
+    const index = await emptyIndex();
+    const festival = schedule({ title: '대동제 축하공연', sourceNames: ['한국외국어대학교', '한국외대', '외대', 'HUFS'] });
+    const elsewhere = schedule({ title: '대동제 축하공연', sourceNames: ['고려대학교', '고려대', '고대'] });
+    await index.upsert([festival, elsewhere]);
+    await finds(t, index, '외대', festival);
+    await finds(t, index, '한국외대', festival);
+    await finds(t, index, '외국어대', festival);
+    await finds(t, index, 'hufs', festival);
+    await misses(t, index, '외대', elsewhere);
+    t.deepEqual(await ids(index, '한국외대'), [festival.scheduleId]);
+  });
+
+  test.serial(`${name}: a member's name or nickname finds the schedule`, async (t) => {
+    const index = await emptyIndex();
+    const broadcast = schedule({ title: '예능 출연', memberNames: ['백지헌', '막내온탑', 'Baek Jiheon'] });
+    const other = schedule({ title: '예능 출연', memberNames: ['이나경'] });
+    await index.upsert([broadcast, other]);
+    await finds(t, index, '막내온탑', broadcast);
+    await finds(t, index, '백지헌', broadcast);
+    await finds(t, index, 'jiheon', broadcast);
+    await misses(t, index, '막내온탑', other);
+  });
+
+  test.serial(`${name}: initial consonants find a title (ㅍㄹㅁ → 프로미스나인)`, async (t) => {
+    const index = await emptyIndex();
+    const concert = schedule({ title: '프로미스나인 콘서트' });
+    const other = schedule({ title: '오늘의 라디오' });
+    await index.upsert([concert, other]);
+    await finds(t, index, 'ㅍㄹㅁ', concert);
+    await finds(t, index, 'ㅋㅅㅌ', concert);
+    await misses(t, index, 'ㅍㄹㅁ', other);
+  });
+
+  test.serial(`${name}: words typed without spaces find the spaced title (프로미스나인콘서트)`, async (t) => {
+    const index = await emptyIndex();
+    const concert = schedule({ title: '프로미스나인 콘서트' });
+    await index.upsert([concert, schedule({ title: '프로미스나인 팬미팅' })]);
+    t.deepEqual(await ids(index, '프로미스나인콘서트'), [concert.scheduleId]);
+  });
+
+  test.serial(`${name}: Latin letters match whatever their case`, async (t) => {
+    const index = await emptyIndex();
+    const live = schedule({ title: 'Fromis_9 SHOWCASE Live', memberNames: ['Song Hayoung'] });
+    await index.upsert([live]);
+    for (const query of ['showcase', 'Showcase', 'LIVE', 'FROMIS_9', 'HAYOUNG']) await finds(t, index, query, live);
+  });
+
+  test.serial(`${name}: every word of a query must match`, async (t) => {
+    const index = await emptyIndex();
+    const both = schedule({ title: '프로미스나인 축하공연', sourceNames: ['한국외국어대학교', '한국외대', '외대'] });
+    const titleOnly = schedule({ title: '프로미스나인 축하공연', sourceNames: ['고려대학교', '고대'] });
+    await index.upsert([both, titleOnly]);
+    t.deepEqual(await ids(index, '프로미스나인 외대'), [both.scheduleId]);
+  });
+
+  test.serial(`${name}: a title match ranks above a source match above a member match above a description match`, async (t) => {
+    const index = await emptyIndex();
+    // The newest date goes to the weakest field: the field decides before recency does.
+    const inDescription = schedule({ title: '공지', description: '하늘정원에서 만나요', date: '2025-04-04' });
+    const inMembers = schedule({ title: '공지', memberNames: ['하늘정원'], date: '2025-03-03' });
+    const inSource = schedule({ title: '공지', sourceNames: ['하늘정원'], date: '2025-02-02' });
+    const inTitle = schedule({ title: '하늘정원 공연', date: '2025-01-01' });
+    await index.upsert([inDescription, inMembers, inSource, inTitle]);
+    t.deepEqual(await ids(index, '하늘정원'), [inTitle, inSource, inMembers, inDescription].map((document) => document.scheduleId));
+  });
+
+  test.serial(`${name}: equal scores put the newer date first`, async (t) => {
+    const index = await emptyIndex();
+    const older = schedule({ title: '팬미팅 공지', date: '2023-03-03' });
+    const newest = schedule({ title: '팬미팅 공지', date: '2025-06-01' });
+    const middle = schedule({ title: '팬미팅 공지', date: '2024-01-01' });
+    await index.upsert([older, newest, middle]);
+    t.deepEqual(await ids(index, '팬미팅'), [newest, middle, older].map((document) => document.scheduleId));
+  });
+
+  test.serial(`${name}: offset and limit page through the results; total counts them all`, async (t) => {
+    const index = await emptyIndex();
+    const pages = Array.from({ length: 25 }, (_, i) => schedule({ title: `페이지 시험 ${i + 1}`, date: `2024-02-${String(i + 1).padStart(2, '0')}` }));
+    await index.upsert([...pages, schedule({ title: '다른 일정' })]);
+    const all = await index.search('페이지', { offset: 0, limit: 100 });
+    t.is(all.total, 25);
+    t.deepEqual(all.ids, pages.map((document) => document.scheduleId).reverse());
+    const seen: number[] = [];
+    for (const [offset, size] of [[0, 10], [10, 10], [20, 5]] as const) {
+      const page = await index.search('페이지', { offset, limit: 10 });
+      t.is(page.total, 25);
+      t.is(page.ids.length, size);
+      seen.push(...page.ids);
+    }
+    t.deepEqual(seen, all.ids);
+    t.deepEqual(await index.search('페이지', { offset: 30, limit: 10 }), { ids: [], total: 25 });
+  });
+
+  test.serial(`${name}: remove drops a document; removing an unknown id is no error`, async (t) => {
+    const index = await emptyIndex();
+    const kept = schedule({ title: '음악방송 출연' });
+    const removed = schedule({ title: '음악방송 사전녹화' });
+    await index.upsert([kept, removed]);
+    await index.remove([removed.scheduleId, 999_999_999]);
+    t.deepEqual(await ids(index, '음악방송'), [kept.scheduleId]);
+    t.deepEqual(await ids(index, '사전녹화'), []);
+    t.is(await index.count(), 1);
+  });
+
+  test.serial(`${name}: upsert replaces a document: its old words no longer match`, async (t) => {
+    const index = await emptyIndex();
+    const first = schedule({ title: '라디오 생방송', memberNames: ['이서연'] });
+    await index.upsert([first]);
+    await index.upsert([{ ...first, title: '잡지 화보 촬영', memberNames: ['이채영'] }]);
+    t.deepEqual(await ids(index, '라디오'), []);
+    t.deepEqual(await ids(index, '이서연'), []);
+    t.deepEqual(await ids(index, '화보'), [first.scheduleId]);
+    t.deepEqual(await ids(index, '이채영'), [first.scheduleId]);
+    t.is(await index.count(), 1);
+  });
+
+  test.serial(`${name}: rebuild replaces everything and count() matches`, async (t) => {
+    const index = await emptyIndex();
+    const gone = schedule({ title: '지난 행사' });
+    await index.upsert([gone, schedule({ title: '지난 공연' })]);
+    const fresh = Array.from({ length: 1234 }, (_, i) => schedule({ title: `새로운 일정 ${i}`, sourceNames: i === 0 ? ['성균관대학교', '성균관대', '성대'] : [] }));
+    t.is(await index.rebuild(fresh), 1234);
+    t.is(await index.count(), 1234);
+    t.deepEqual(await ids(index, '지난'), []);
+    t.deepEqual(await ids(index, '성균관대'), [fresh[0]!.scheduleId]);
+    t.is((await index.search('새로운', { offset: 0, limit: 1 })).total, 1234);
+    t.is(await index.rebuild([]), 0);
+    t.is(await index.count(), 0);
+  });
+
+  test.serial(`${name}: hostile queries give results or nothing, never an error`, async (t) => {
+    const index = await emptyIndex();
+    const documents = [schedule({ title: '프로미스나인 콘서트' }), schedule({ title: '팬사인회', description: '장소 안내' })];
+    await index.upsert(documents);
+    const known = new Set(documents.map((document) => document.scheduleId));
+    const hostile = [
+      '%',
+      '_',
+      '\\',
+      "'; drop table x; --",
+      '"; DROP TABLE search_documents; --',
+      '.*(',
+      '[a-z]+',
+      '*',
+      '?',
+      'title:콘서트 OR 1=1',
+      '{"match_all":{}}',
+      'ㄱ'.repeat(1000),
+      '콘서트 '.repeat(250),
+      'x'.repeat(1000),
+      '🎤💜👩‍👩‍👧',
+      '\u0000\u200b',
+      '',
+      '   \t\n ',
+    ];
+    for (const query of hostile) {
+      const page = await index.search(query, PAGE);
+      t.true(Array.isArray(page.ids) && Number.isInteger(page.total), `shape for ${JSON.stringify(query.slice(0, 20))}`);
+      t.true(page.ids.every((id) => known.has(id)), `only indexed ids for ${JSON.stringify(query.slice(0, 20))}`);
+    }
+    // Pattern characters are literal: none of them is in any document.
+    for (const query of ['%', '_', '.*(', '*', "'; drop table x; --", '', '   \t\n ']) {
+      t.deepEqual(await index.search(query, PAGE), { ids: [], total: 0 }, JSON.stringify(query));
+    }
+    t.is(await index.count(), 2);
+    await finds(t, index, '콘서트', documents[0]!);
+  });
+}

@@ -1,0 +1,241 @@
+// Search (api-service.md 2.7): the contract suite on the embedded engine, and on OpenSearch when
+// OPENSEARCH_URL is set; then what can be checked of the OpenSearch engine without a server: the
+// index definition, the query it sends, and the calls the client makes (against a recording stub).
+import { randomBytes } from 'node:crypto';
+import { createServer, type IncomingMessage } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import test from 'ava';
+import { Client } from '@opensearch-project/opensearch';
+import { connectDatabase } from '../shared/db/database.ts';
+import { migrate } from '../shared/db/migrate.ts';
+import { createLogger } from '../shared/logger.ts';
+import { createSearchIndex } from '../shared/search/create-search-index.ts';
+import { dictionaryRules, indexDefinition, indexedDocument, OpenSearchSearchIndex, searchBody } from '../shared/search/opensearch.ts';
+import type { SearchDocument } from '../shared/search/search-index.ts';
+import { registerSearchContract, type SearchBackend } from './search-contract.ts';
+import { createTestDatabase } from './helpers/database.ts';
+
+const logger = createLogger(process.env.LOG_LEVEL ?? 'silent');
+
+/** A fresh migrated database for one contract run, and the engine the factory picks on it. */
+async function backendOn(opensearchUrl: string | null, alias?: string): Promise<SearchBackend> {
+  const testDatabase = await createTestDatabase();
+  const database = connectDatabase(testDatabase.url, logger, 10);
+  await migrate(database.db, logger);
+  const index = await createSearchIndex({
+    db: database.db,
+    opensearchUrl,
+    logger,
+    ...(alias ? { opensearchAlias: alias, userDictionary: async () => '프로미스나인\tNNP\n콘서트\tNNG\n쇼케이스\tNNG\n' } : {}),
+  });
+  return {
+    index,
+    teardown: async () => {
+      await index.close();
+      if (opensearchUrl && alias) {
+        // By name: a wildcard delete is refused where action.destructive_requires_name is set.
+        const client = new Client({ node: opensearchUrl });
+        const left = await client.indices.get({ index: `${alias}-v*` }, { ignore: [404] });
+        for (const name of Object.keys(left.statusCode === 200 ? left.body : {})) await client.indices.delete({ index: name }, { ignore: [404] });
+        await client.close();
+      }
+      await database.close();
+      await testDatabase.drop();
+    },
+  };
+}
+
+registerSearchContract('embedded', () => backendOn(null));
+
+const opensearchUrl = process.env.OPENSEARCH_URL?.trim() || null;
+if (opensearchUrl) {
+  registerSearchContract('opensearch', () => backendOn(opensearchUrl, `contract-${randomBytes(4).toString('hex')}`));
+} else {
+  test('opensearch: contract run', (t) => {
+    t.log('OPENSEARCH_URL is not set: the OpenSearch contract run needs a server');
+    t.pass();
+  });
+}
+
+// ---- the OpenSearch engine without a server ---------------------------------------------------
+
+const document = (fields: Partial<SearchDocument>): SearchDocument => ({
+  scheduleId: 1,
+  title: '',
+  description: '',
+  categoryId: 1,
+  categoryName: '기타',
+  date: '2025-05-01',
+  sourceNames: [],
+  memberNames: [],
+  ...fields,
+});
+
+test('opensearch: user_dictionary_rules are the dictionary words, normalised, once each, without comments or `#`', (t) => {
+  const content = '\uFEFF# 사용자 사전\n콘서트\tNNG\n프로미스나인\tNNP\n콘서트\tNNP\nKBS\tNNP\nC#언어\tNNG\n틀린 줄\n공백 단어\tNNG\n';
+  t.deepEqual(dictionaryRules(content), ['kbs', '콘서트', '프로미스나인']);
+  t.deepEqual(dictionaryRules(''), []);
+});
+
+test('opensearch: the index definition uses nori (mixed, inline rules, particle filter), 2–3-grams and a choseong keyword', (t) => {
+  const definition = indexDefinition(['콘서트']);
+  const analysis = definition.settings!.analysis!;
+  t.deepEqual(analysis.tokenizer!.korean, { type: 'nori_tokenizer', decompound_mode: 'mixed', discard_punctuation: true, user_dictionary_rules: ['콘서트'] });
+  t.like(analysis.tokenizer!.grams, { type: 'ngram', min_gram: 2, max_gram: 3 });
+  t.like(analysis.filter!.korean_particles, { type: 'nori_part_of_speech' });
+  const properties = definition.mappings!.properties!;
+  for (const field of ['title', 'source', 'members', 'description']) t.like(properties[field], { type: 'text', analyzer: 'korean', fields: { grams: { analyzer: 'grams' } } });
+  t.like(properties.choseong, { type: 'keyword', normalizer: 'folded' });
+  t.like(properties.date, { type: 'date' });
+  // No rules: the key is left out rather than sent empty.
+  t.false('user_dictionary_rules' in (indexDefinition([]).settings!.analysis!.tokenizer!.korean as object));
+});
+
+test('opensearch: indexed documents carry normalised text and the choseong of title, sources and members', (t) => {
+  const indexed = indexedDocument(document({ title: '  프로미스나인  SHOWCASE ', sourceNames: ['한국외국어대학교', '외대', '외대'], memberNames: ['송하영'] }));
+  t.is(indexed.title, '프로미스나인 showcase');
+  t.deepEqual(indexed.source, ['한국외국어대학교', '외대']);
+  t.deepEqual(indexed.choseong, ['ㅍㄹㅁㅅㄴㅇshowcase', 'ㅎㄱㅇㄱㅇㄷㅎㄱ', 'ㅇㄷ', 'ㅅㅎㅇ']);
+});
+
+test('opensearch: the query needs every word, tiers fields 8/4/2/1, uses the choseong field for consonants, sorts by score then date', (t) => {
+  const body = searchBody(['외대', 'ㅍㄹㅁ'], { offset: 20, limit: 10 });
+  t.like(body, { from: 20, size: 10, track_total_hits: true, _source: false });
+  t.deepEqual(body.sort, [{ _score: { order: 'desc' } }, { date: { order: 'desc' } }, { scheduleId: { order: 'desc' } }]);
+  const bool = body.query!.bool!;
+  t.is(bool.minimum_should_match, 2);
+  const [word, consonants] = bool.should as any[];
+  t.deepEqual(word.dis_max.queries.map((query: any) => query.constant_score.boost), [8, 4, 2, 1]);
+  t.deepEqual(word.dis_max.queries[1].constant_score.filter.bool.should, [
+    { match: { source: { query: '외대', operator: 'and' } } },
+    { match_phrase: { 'source.grams': { query: '외대' } } },
+  ]);
+  t.deepEqual(consonants.dis_max.queries[1], { constant_score: { filter: { wildcard: { choseong: { value: '*ㅍㄹㅁ*' } } }, boost: 4 } });
+});
+
+interface Recorded {
+  method: string;
+  path: string;
+  query: Record<string, string>;
+  body: string;
+}
+
+/** Answers the few OpenSearch endpoints the engine calls, with one alias and its indices in memory. */
+async function recordingStub(options: { failedSwaps?: number } = {}) {
+  let failedSwaps = options.failedSwaps ?? 0;
+  const calls: Recorded[] = [];
+  const indices = new Set<string>(['stub-v1000']);
+  let aliased: string[] = [];
+  const server = createServer((request: IncomingMessage, response) => {
+    let body = '';
+    request.setEncoding('utf8');
+    request.on('data', (chunk: string) => (body += chunk));
+    request.on('end', () => {
+      const url = new URL(request.url ?? '/', 'http://stub');
+      const path = decodeURIComponent(url.pathname);
+      calls.push({ method: request.method ?? '', path, query: Object.fromEntries(url.searchParams), body });
+      const send = (status: number, json: unknown) => {
+        response.writeHead(status, { 'content-type': 'application/json' });
+        response.end(JSON.stringify(json));
+      };
+      if (path === '/_alias/stub') {
+        return aliased.length > 0 ? send(200, Object.fromEntries(aliased.map((name) => [name, { aliases: { stub: {} } }]))) : send(404, { error: 'alias [stub] missing', status: 404 });
+      }
+      if (path === '/_aliases') {
+        // As when another process swapped first and deleted the index this call still names.
+        if (failedSwaps-- > 0) return send(404, { error: { type: 'index_not_found_exception', reason: 'no such index' }, status: 404 });
+        for (const action of JSON.parse(body).actions) {
+          if (action.remove) aliased = aliased.filter((name) => name !== action.remove.index);
+          if (action.add) aliased.push(action.add.index);
+        }
+        return send(200, { acknowledged: true });
+      }
+      if (path.endsWith('/_bulk')) return send(200, { took: 1, errors: false, items: [] });
+      if (path.endsWith('/_refresh')) return send(200, { _shards: { total: 1, successful: 1, failed: 0 } });
+      if (path.endsWith('/_count')) return send(200, { count: 3 });
+      if (path.endsWith('/_search')) return send(200, { took: 1, timed_out: false, _shards: { total: 1, successful: 1, failed: 0 }, hits: { total: { value: 12, relation: 'eq' }, hits: [{ _id: '9', _score: 8 }, { _id: '4', _score: 8 }] } });
+      if (path.endsWith('/_mapping')) return send(200, Object.fromEntries(aliased.map((name) => [name, { mappings: { _meta: { dictionary: 'another' } } }])));
+      if (request.method === 'PUT') {
+        indices.add(path.slice(1));
+        return send(200, { acknowledged: true, index: path.slice(1), shards_acknowledged: true });
+      }
+      if (request.method === 'GET' && path === '/stub-v*') return send(200, Object.fromEntries([...indices].map((name) => [name, {}])));
+      if (request.method === 'DELETE') {
+        indices.delete(path.slice(1));
+        return send(200, { acknowledged: true });
+      }
+      send(400, { error: `stub does not answer ${request.method} ${path}`, status: 400 });
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return { url, calls, indices: () => [...indices], aliased: () => aliased, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+}
+
+const ndjson = (body: string) => body.trim().split('\n').map((line) => JSON.parse(line));
+
+test('opensearch: client calls — rebuild creates a versioned index, bulk-loads, refreshes, swaps the alias in one call, deletes the old index', async (t) => {
+  const stub = await recordingStub();
+  t.teardown(stub.close);
+  const index = new OpenSearchSearchIndex({ client: new Client({ node: stub.url }), alias: 'stub', logger, userDictionary: async () => '콘서트\tNNG\n' });
+  t.teardown(() => index.close());
+
+  await index.ensure(async () => [document({ scheduleId: 1, title: '콘서트' }), document({ scheduleId: 2, title: '팬미팅' })]);
+  const first = stub.aliased()[0]!;
+  t.regex(first, /^stub-v\d+$/);
+  const create = stub.calls.find((call) => call.method === 'PUT' && call.path === `/${first}`)!;
+  t.like(JSON.parse(create.body), { settings: { analysis: { tokenizer: { korean: { user_dictionary_rules: ['콘서트'] } } } } });
+  const load = stub.calls.find((call) => call.path === `/${first}/_bulk`)!;
+  t.deepEqual(ndjson(load.body).filter((line) => 'create' in line), [{ create: { _id: '1' } }, { create: { _id: '2' } }]);
+  t.deepEqual(stub.calls.find((call) => call.path === '/_aliases')!.body, JSON.stringify({ actions: [{ add: { index: first, alias: 'stub' } }] }));
+  // The leftover `stub-v1000` of a rebuild that died long ago is cleaned up.
+  t.deepEqual(stub.indices(), [first]);
+
+  // A second rebuild (the stored dictionary differs from the stub's meta) swaps remove+add atomically.
+  stub.calls.length = 0;
+  await index.ensure(async () => []);
+  const second = stub.aliased()[0]!;
+  t.not(second, first);
+  const order = stub.calls.map((call) => `${call.method} ${call.path}`);
+  t.true(order.indexOf(`GET /${second}/_refresh`) < order.indexOf('POST /_aliases'), order.join('\n'));
+  t.deepEqual(JSON.parse(stub.calls.find((call) => call.path === '/_aliases')!.body), {
+    actions: [{ remove: { index: first, alias: 'stub' } }, { add: { index: second, alias: 'stub' } }],
+  });
+  t.true(order.includes(`DELETE /${first}`));
+  t.deepEqual(stub.indices(), [second]);
+});
+
+test('opensearch: client calls — upsert and remove go through the alias with refresh=wait_for and require_alias; search pages with from/size', async (t) => {
+  const stub = await recordingStub();
+  t.teardown(stub.close);
+  const index = new OpenSearchSearchIndex({ client: new Client({ node: stub.url }), alias: 'stub', logger, userDictionary: async () => '' });
+  t.teardown(() => index.close());
+
+  await index.upsert([document({ scheduleId: 7, title: '쇼케이스', memberNames: ['이나경'] })]);
+  await index.remove([8]);
+  const writes = stub.calls.filter((call) => call.path === '/stub/_bulk');
+  t.is(writes.length, 2);
+  for (const write of writes) t.deepEqual(write.query, { refresh: 'wait_for', require_alias: 'true' });
+  t.deepEqual(ndjson(writes[0]!.body)[0], { index: { _id: '7' } });
+  t.like(ndjson(writes[0]!.body)[1], { scheduleId: 7, title: '쇼케이스', members: ['이나경'], choseong: ['ㅅㅋㅇㅅ', 'ㅇㄴㄱ'] });
+  t.deepEqual(ndjson(writes[1]!.body), [{ delete: { _id: '8' } }]);
+
+  t.deepEqual(await index.search('쇼케이스', { offset: 10, limit: 2 }), { ids: [9, 4], total: 12 });
+  const search = stub.calls.find((call) => call.path === '/stub/_search')!;
+  t.like(JSON.parse(search.body), { from: 10, size: 2, track_total_hits: true });
+  t.is(await index.count(), 3);
+  // Nothing to search for: no request at all.
+  const before = stub.calls.length;
+  t.deepEqual(await index.search('   ', { offset: 0, limit: 10 }), { ids: [], total: 0 });
+  t.is(stub.calls.length, before);
+});
+
+test('opensearch: client calls — a swap that names an index another process already deleted is retried with the alias read again', async (t) => {
+  const stub = await recordingStub({ failedSwaps: 1 });
+  t.teardown(stub.close);
+  const index = new OpenSearchSearchIndex({ client: new Client({ node: stub.url }), alias: 'stub', logger, userDictionary: async () => '' });
+  t.teardown(() => index.close());
+  t.is(await index.rebuild([document({ scheduleId: 3, title: '팬미팅' })]), 1);
+  t.is(stub.calls.filter((call) => call.path === '/_aliases').length, 2);
+  t.is(stub.aliased().length, 1);
+});
