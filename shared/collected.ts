@@ -80,7 +80,7 @@ async function upsertSchedule(tx: Tx, existing: { schedule_id: number; date: str
 export async function writeVideoSchedule(db: Queryable, video: VideoCollected, options: { onlyNew?: boolean } = {}): Promise<WriteResult | null> {
   const run = async (tx: Tx): Promise<WriteResult | null> => {
     // Serialises writers of the same video: two deliveries of one message cannot both insert.
-    await tx.none('SELECT pg_advisory_xact_lock(hashtext($1))', [`video:${video.videoId}`]);
+    await tx.one('SELECT pg_advisory_xact_lock(hashtext($1))', [`video:${video.videoId}`]);
     const existing = await tx.oneOrNone<{ schedule_id: number; date: string }>(
       "SELECT v.schedule_id, to_char(s.date, 'YYYY-MM-DD') AS date FROM video_schedules v JOIN schedules s ON s.id = v.schedule_id WHERE v.video_id = $1",
       [video.videoId],
@@ -105,7 +105,7 @@ export async function writeVideoSchedule(db: Queryable, video: VideoCollected, o
 
 export async function writePostSchedule(db: Queryable, post: PostCollected, options: { onlyNew?: boolean } = {}): Promise<WriteResult | null> {
   const run = async (tx: Tx): Promise<WriteResult | null> => {
-    await tx.none('SELECT pg_advisory_xact_lock(hashtext($1))', [`post:${post.postId}`]);
+    await tx.one('SELECT pg_advisory_xact_lock(hashtext($1))', [`post:${post.postId}`]);
     const existing = await tx.oneOrNone<{ schedule_id: number; date: string }>(
       "SELECT p.schedule_id, to_char(s.date, 'YYYY-MM-DD') AS date FROM post_schedules p JOIN schedules s ON s.id = p.schedule_id WHERE p.post_id = $1",
       [post.postId],

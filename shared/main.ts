@@ -35,6 +35,8 @@ try {
   process.on('SIGTERM', () => shutdown('SIGTERM'));
   process.on('SIGINT', () => shutdown('SIGINT'));
 } catch (error) {
-  logger.fatal({ err: error }, 'start failed');
+  // Configuration found bad only at start (a BOTS_CONFIG file) is one line too.
+  if (error instanceof ConfigError) process.stderr.write(`configuration error: ${error.message}\n`);
+  else logger.fatal({ err: error }, 'start failed');
   process.exit(1);
 }

@@ -6,6 +6,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { adminAuthenticator, adminAuthRoutes } from '../edge/routes/admin-auth.ts';
 import { accountRoutes } from '../edge/routes/account.ts';
+import { botRoutes } from '../edge/routes/bots.ts';
 import { albumRoutes } from '../edge/routes/albums.ts';
 import { eventRoutes } from '../edge/routes/events.ts';
 import { healthRoutes } from '../edge/routes/health.ts';
@@ -18,6 +19,8 @@ import { createAnalysisPool, type AnalysisPool } from '../workers/analysis-pool.
 import { startCacheInvalidation } from '../workers/actors/cache-invalidation.ts';
 import { startScheduleWriter } from '../workers/actors/schedule-writer.ts';
 import { startSearchIndexer } from '../workers/actors/search-indexer.ts';
+import { loadBotDefinitions, startBotRunner, type BotRunner } from '../workers/bots/bot-runner.ts';
+import { closeBrowser } from '../workers/bots/browser.ts';
 import { SCHEDULE_WRITER_GROUP } from '../workers/actors/schedule-writer.ts';
 import { SEARCH_INDEXER_GROUP } from '../workers/actors/search-indexer.ts';
 import { metricsRoute } from '../edge/routes/metrics.ts';
@@ -29,7 +32,9 @@ import { startEdge, type Edge } from '../edge/server.ts';
 import { createImagePool, type ImagePool } from '../workers/image-pool.ts';
 import { createPasswordHasher } from '../workers/password-hasher.ts';
 import { InProcessMonthlyCache } from './cache/monthly-cache.ts';
-import { EmbeddedSearchIndex } from './search/embedded.ts';
+import { createSearchIndex } from './search/create-search-index.ts';
+import { CachedSearchIndex } from './search/result-cache.ts';
+import { rebuildSearchIndex } from './search/sync.ts';
 import { BackgroundTasks } from './background.ts';
 import { systemClock, type Clock } from './clock.ts';
 import type { Config } from './config.ts';
@@ -101,6 +106,7 @@ export async function startService(config: Config, options: ServiceOptions = {})
     images = createImagePool({ logger });
     analysis = createAnalysisPool(database.url, logger);
     const analyze = analysis.tokens;
+    const search = new CachedSearchIndex(await createSearchIndex({ db: database.db, opensearchUrl: config.opensearchUrl, logger, analyze }));
     const storage = await createStorage(config);
     bus = await createBus({ db: database.db, logger, kafkaBrokers: config.kafkaBrokers });
     const services: Services = {
@@ -114,7 +120,9 @@ export async function startService(config: Config, options: ServiceOptions = {})
       storage,
       background: new BackgroundTasks(logger),
       images,
-      search: new EmbeddedSearchIndex(database.db, analyze),
+      search,
+      // nori's user dictionary is part of the OpenSearch index: a dictionary change builds a new one.
+      ...(search.engine === 'opensearch' ? { onDictionaryChanged: async () => void (await rebuildSearchIndex(database.db, search)) } : {}),
       analysis,
       monthlyCache: new InProcessMonthlyCache(),
       bus,
@@ -128,6 +136,9 @@ export async function startService(config: Config, options: ServiceOptions = {})
       logger.info({ adminId: id }, 'administrator account ensured from ADMIN_USERNAME');
     }
 
+    // bots: a bad BOTS_CONFIG stops the start before anything else runs.
+    const botDefinitions = config.roles.has('bots') ? await loadBotDefinitions(config.botsConfigPath) : null;
+
     // actors: the outbox relay and the consumers of the bus (ARCHITECTURE.md, "Roles and processes").
     const subscriptions: Subscription[] = [];
     let relay: OutboxRelay | null = null;
@@ -135,6 +146,7 @@ export async function startService(config: Config, options: ServiceOptions = {})
       relay = startOutboxRelay({ db: database.db, bus, logger });
       subscriptions.push(await startScheduleWriter(services, bus), await startSearchIndexer(services, bus));
     }
+    const botRunner: BotRunner | null = botDefinitions ? await startBotRunner(services, botDefinitions) : null;
 
     let ready = false;
     const relayBacklog = relay;
@@ -165,6 +177,7 @@ export async function startService(config: Config, options: ServiceOptions = {})
       router.add(...memberRoutes(services));
       router.add(...statsRoutes(services));
       router.add(...storageRoutes(services));
+      router.add(...botRoutes(services));
       subscriptions.push(await startCacheInvalidation(services, bus));
     }
     let edge: Edge | null = null;
@@ -187,6 +200,8 @@ export async function startService(config: Config, options: ServiceOptions = {})
           if (edge.inFlight() > 0) logger.warn({ inFlight: edge.inFlight() }, 'shutdown timeout: closing with requests in flight');
           edge.closeConnections();
         }
+        await botRunner?.stop(); // before the bus closes: a pass in flight may still publish
+        await closeBrowser();
         for (const subscription of subscriptions) await subscription.stop();
         await relay?.stop();
         await services.background.drain();

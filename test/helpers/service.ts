@@ -8,7 +8,7 @@ import { loadConfig, type Config } from '../../shared/config.ts';
 import { freePort } from '../../shared/db/embedded-postgres.ts';
 import { createLogger } from '../../shared/logger.ts';
 import { startService, type RunningService } from '../../shared/service.ts';
-import { createTestDatabase } from './database.ts';
+import { createTestDatabase, type TestDatabase } from './database.ts';
 
 export interface TestService {
   url: string;
@@ -26,8 +26,15 @@ export interface LogCapture {
   lines: string[];
 }
 
-export async function startTestService(env: Record<string, string> = {}, options: { captureLogs?: LogCapture } = {}): Promise<TestService> {
-  const database = await createTestDatabase();
+export interface TestServiceOptions {
+  captureLogs?: LogCapture;
+  /** Start on this database (a restart on the same data); the caller drops it, stop() leaves it. */
+  database?: TestDatabase;
+}
+
+export async function startTestService(env: Record<string, string> = {}, options: TestServiceOptions = {}): Promise<TestService> {
+  const ownDatabase = options.database === undefined;
+  const database = options.database ?? (await createTestDatabase());
   const dataDir = await mkdtemp(join(tmpdir(), 'schedule-test-data-'));
   const port = await freePort();
   const config = loadConfig({
@@ -53,7 +60,7 @@ export async function startTestService(env: Record<string, string> = {}, options
     dataDir,
     stop: async () => {
       await running.stop();
-      await database.drop();
+      if (ownDatabase) await database.drop();
       await rm(dataDir, { recursive: true, force: true });
     },
   };
