@@ -30,6 +30,13 @@ export interface SubscribeOptions {
   backoffMs?: number;
   /** Partitions worked in parallel (default 4); each partition is worked sequentially. */
   concurrency?: number;
+  /**
+   * Where a group without a committed position starts: 'earliest' (default) at the oldest retained
+   * message, so an actor deployed after its producers misses nothing; 'latest' at the end as of
+   * the subscribe call, for a per-process group such as cache invalidation that has nothing to
+   * catch up on.
+   */
+  startAt?: 'earliest' | 'latest';
 }
 
 export interface Subscription {
@@ -68,7 +75,7 @@ export async function createBus(options: BusOptions): Promise<Bus> {
 
 // ---- shared by both implementations ------------------------------------------------------------
 
-export const SUBSCRIBE_DEFAULTS = { maxAttempts: 5, backoffMs: 200, concurrency: 4 } as const;
+export const SUBSCRIBE_DEFAULTS = { maxAttempts: 5, backoffMs: 200, concurrency: 4, startAt: 'earliest' } as const;
 
 export function subscribeSettings(options: SubscribeOptions = {}): Required<SubscribeOptions> {
   const positive = (value: number | undefined, fallback: number) =>
@@ -77,6 +84,7 @@ export function subscribeSettings(options: SubscribeOptions = {}): Required<Subs
     maxAttempts: Math.max(1, Math.floor(positive(options.maxAttempts, SUBSCRIBE_DEFAULTS.maxAttempts))),
     backoffMs: positive(options.backoffMs, SUBSCRIBE_DEFAULTS.backoffMs),
     concurrency: Math.max(1, Math.floor(positive(options.concurrency, SUBSCRIBE_DEFAULTS.concurrency))),
+    startAt: options.startAt === 'latest' ? 'latest' : SUBSCRIBE_DEFAULTS.startAt,
   };
 }
 

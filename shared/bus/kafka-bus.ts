@@ -138,12 +138,17 @@ export class KafkaBus implements Bus {
     };
     try {
       await consumer.connect();
-      // A new group starts at the oldest retained message, as on the PostgreSQL bus.
+      // A group without committed offsets starts at the oldest retained message. With startAt 'latest'
+      // it skips what lay below each partition's end when subscribe was called: Kafka's own
+      // auto.offset.reset=latest is read only after the join, and would drop messages sent meanwhile.
+      const floors = settings.startAt === 'latest' ? await this.uncommittedEnds(group, unique) : new Map<string, bigint>();
       await consumer.subscribe({ topics: unique, fromBeginning: true });
       await consumer.run({
         autoCommit: false,
         partitionsConsumedConcurrently: settings.concurrency,
         eachMessage: async ({ topic, partition, message, heartbeat }) => {
+          const floor = floors.get(`${topic}/${partition}`);
+          if (floor !== undefined && BigInt(message.offset) < floor) return; // before this group started (startAt 'latest')
           const id = `${topic}/${partition}/${message.offset}`;
           const raw = message.value?.toString('utf8') ?? 'null';
           const base = { topic, key: message.key?.toString('utf8') ?? '', id, publishedAt: new Date(Number(message.timestamp)) };
@@ -182,6 +187,18 @@ export class KafkaBus implements Bus {
     };
   }
 
+  /** For partitions where the group has no committed offset: the end offset now. */
+  private async uncommittedEnds(group: string, topics: string[]): Promise<Map<string, bigint>> {
+    const ends = new Map<string, bigint>();
+    for (const { topic, partitions } of await this.admin.fetchOffsets({ groupId: group, topics })) {
+      const committed = new Map(partitions.map((p) => [p.partition, Number(p.offset)]));
+      for (const mark of await this.admin.fetchTopicOffsets(topic)) {
+        if ((committed.get(mark.partition) ?? -1) < 0) ends.set(`${topic}/${mark.partition}`, BigInt(mark.high));
+      }
+    }
+    return ends;
+  }
+
   private async sendToDlq(message: BusMessage, rawValue: Buffer | null, group: string, attempts: number, error: unknown): Promise<void> {
     const headers: IHeaders = {
       'x-source-topic': message.topic,
@@ -203,7 +220,7 @@ export class KafkaBus implements Bus {
       let total = 0;
       for (const mark of watermarks) {
         const offset = Number(partitions.find((p) => p.partition === mark.partition)?.offset ?? -1);
-        // No commit yet: the group starts at the oldest retained message (fromBeginning).
+        // No commit yet: counted from the oldest retained message (what an 'earliest' group will read).
         const from = offset >= 0 ? offset : Number(mark.low);
         total += Math.max(Number(mark.high) - from, 0);
       }

@@ -82,6 +82,8 @@ export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
       },
     });
     opened.client.on('notification', () => wakeup.notify());
+    // Marking sent need not wait for the WAL flush: losing a mark in a server crash re-publishes (at least once).
+    await opened.none('SET synchronous_commit = off');
     session = opened;
     return opened;
   };

@@ -10,7 +10,10 @@
 // messages, and commits every offset through that same connection. While the session lives no other
 // member can claim the partition; when the process dies, PostgreSQL ends the session and releases
 // its locks, so another member takes over at once. Because commits go through the lock holder's own
-// session, a member that lost its session (and so its locks) can never commit an offset.
+// session, a member that lost its session (and so its locks) can never commit an offset; a handler it
+// still had in flight may finish, which is one more at-least-once duplicate for an idempotent actor.
+// Claiming and committing on one session (not `pg_try_advisory_xact_lock` in a transaction around
+// the handler) keeps transactions short and pool connections free while handlers run.
 import type { Db } from '../db/database.ts';
 import type { Logger } from '../logger.ts';
 import {
@@ -33,6 +36,8 @@ const DEFAULT_POLL_MS = 500;
 /** Messages handled per claim before the partition is released, so that busy partitions rotate. */
 const BATCH = 100;
 const DAY_MS = 86_400_000;
+/** How often a running subscription marks its group alive (far below any sensible retention). */
+const TOUCH_EVERY_MS = 3_600_000;
 
 /** FNV-1a over the key's UTF-8 bytes: stable across processes and releases, unlike hashtext(). */
 export function partitionFor(key: string, partitions = PARTITIONS): number {
@@ -91,15 +96,17 @@ export class PostgresBus implements Bus {
         : null;
   }
 
-  publish(topic: string, key: string, value: unknown): Promise<void> {
-    return this.append([{ topic, key, value }]);
+  async publish(topic: string, key: string, value: unknown): Promise<void> {
+    if (this.closed) throw new Error('bus is closed');
+    await this.append([{ topic, key, value }]);
   }
 
-  publishMany(messages: { topic: string; key: string; value: unknown }[]): Promise<void> {
-    return this.append(messages);
+  async publishMany(messages: { topic: string; key: string; value: unknown }[]): Promise<void> {
+    if (this.closed) throw new Error('bus is closed');
+    await this.append(messages);
   }
 
-  /** Copies a message that exhausted its attempts to `<topic>.dlq`, same key and value. */
+  /** Copies a message that exhausted its attempts to `<topic>.dlq`, same key and value (also while the bus closes). */
   sendToDlq(message: BusMessage, group: string, attempts: number, error: unknown): Promise<void> {
     return this.append([
       {
@@ -112,46 +119,44 @@ export class PostgresBus implements Bus {
   }
 
   private async append(messages: OutgoingMessage[]): Promise<void> {
-    if (this.closed) throw new Error('bus is closed');
     if (messages.length === 0) return;
-    const batches = new Map<string, { topic: string; partition: number; messages: OutgoingMessage[] }>();
     for (const message of messages) {
       if (typeof message.topic !== 'string' || message.topic === '') throw new TypeError('bus message needs a topic');
       if (typeof message.key !== 'string') throw new TypeError('bus message key must be a string');
-      const partition = partitionFor(message.key);
-      const name = `${message.topic}\u0000${partition}`;
-      let batch = batches.get(name);
-      if (!batch) batches.set(name, (batch = { topic: message.topic, partition, messages: [] }));
-      batch.messages.push(message);
     }
-    // Partition rows are locked in one global order so that two publishers never deadlock.
-    const ordered = [...batches.values()].sort((a, b) => (a.topic < b.topic ? -1 : a.topic > b.topic ? 1 : a.partition - b.partition));
-    await this.db.tx('bus-publish', async (tx) => {
-      for (const batch of ordered) {
-        const count = batch.messages.length;
-        // The row lock taken here is held until commit: appends to one partition commit in offset order.
-        const { head } = await tx.one<{ head: number }>(
-          `INSERT INTO bus_partitions (topic, partition, head) VALUES ($1, $2, $3)
-           ON CONFLICT (topic, partition) DO UPDATE SET head = bus_partitions.head + EXCLUDED.head
-           RETURNING head`,
-          [batch.topic, batch.partition, count],
-        );
-        await tx.none(
-          `INSERT INTO bus_messages (topic, key, partition, seq, value, headers)
-           SELECT $1, m.key, $2, $3 + m.ord - 1, m.value, m.headers
-           FROM unnest($4::text[], $5::jsonb[], $6::jsonb[]) WITH ORDINALITY AS m(key, value, headers, ord)`,
-          [
-            batch.topic,
-            batch.partition,
-            head - count + 1,
-            batch.messages.map((m) => m.key),
-            batch.messages.map((m) => JSON.stringify(m.value ?? null)),
-            batch.messages.map((m) => (m.headers ? JSON.stringify(m.headers) : null)),
-          ],
-        );
-      }
-      for (const topic of new Set(ordered.map((batch) => batch.topic))) await tx.none('SELECT pg_notify($1, $2)', [CHANNEL, topic]);
-    });
+    // One round trip, one transaction: a multi-statement query runs as a single implicit transaction.
+    // The NOTIFY of each topic is delivered at commit. `heads` reserves a run of offsets per
+    // (topic, partition); its row locks, taken in (topic, partition) order so that two publishers
+    // never deadlock, are held until commit: appends to a partition commit in offset order.
+    await this.db.none(
+      `SELECT pg_notify('${CHANNEL}', topic) FROM (SELECT DISTINCT unnest($1::text[]) AS topic) AS topics;
+       WITH input AS (
+         SELECT * FROM unnest($1::text[], $2::text[], $3::int[], $4::jsonb[], $5::jsonb[])
+           WITH ORDINALITY AS m(topic, key, partition, value, headers, ord)
+       ), counts AS (
+         SELECT topic, partition, count(*) AS n FROM input GROUP BY topic, partition
+       ), heads AS (
+         INSERT INTO bus_partitions (topic, partition, head)
+         SELECT topic, partition, n FROM counts ORDER BY topic COLLATE "C", partition
+         ON CONFLICT (topic, partition) DO UPDATE SET head = bus_partitions.head + EXCLUDED.head
+         RETURNING topic, partition, head
+       )
+       INSERT INTO bus_messages (topic, key, partition, seq, value, headers)
+       SELECT i.topic, i.key, i.partition,
+              h.head - c.n + row_number() OVER (PARTITION BY i.topic, i.partition ORDER BY i.ord),
+              i.value, i.headers
+       FROM input i
+       JOIN counts c ON c.topic = i.topic AND c.partition = i.partition
+       JOIN heads h ON h.topic = i.topic AND h.partition = i.partition
+       ORDER BY i.ord`,
+      [
+        messages.map((m) => m.topic),
+        messages.map((m) => m.key),
+        messages.map((m) => partitionFor(m.key)),
+        messages.map((m) => JSON.stringify(m.value ?? null)),
+        messages.map((m) => (m.headers ? JSON.stringify(m.headers) : null)),
+      ],
+    );
   }
 
   async subscribe(group: string, topics: string[], handler: MessageHandler, options?: SubscribeOptions): Promise<Subscription> {
@@ -185,12 +190,19 @@ export class PostgresBus implements Bus {
     return Object.fromEntries(rows.map((row) => [row.topic, row.lag]));
   }
 
-  /** Deletes messages past retention, handled or not (like Kafka's time retention). */
+  /**
+   * Deletes messages past retention, handled or not (like Kafka's time retention), then the offsets
+   * of groups that neither committed nor ran for as long (per-process groups of stopped processes),
+   * like Kafka's offsets.retention. Such a group, back again, starts anew from what is retained.
+   */
   async prune(): Promise<number> {
     if (this.retentionMs <= 0) return 0;
-    const result = await this.db.result("DELETE FROM bus_messages WHERE published_at < now() - $1 * interval '1 millisecond'", [this.retentionMs]);
-    if (result.rowCount > 0) this.logger.info({ deleted: result.rowCount }, 'pruned old bus messages');
-    return result.rowCount;
+    const messages = await this.db.result("DELETE FROM bus_messages WHERE published_at < now() - $1 * interval '1 millisecond'", [this.retentionMs]);
+    // Never within reach of a running subscription's touch, whatever the message retention.
+    const offsetRetentionMs = Math.max(this.retentionMs, 2 * TOUCH_EVERY_MS);
+    const offsets = await this.db.result("DELETE FROM bus_offsets WHERE updated_at < now() - $1 * interval '1 millisecond'", [offsetRetentionMs]);
+    if (messages.rowCount + offsets.rowCount > 0) this.logger.info({ messages: messages.rowCount, offsets: offsets.rowCount }, 'pruned old bus messages and offsets');
+    return messages.rowCount;
   }
 
   async close(): Promise<void> {
@@ -207,8 +219,24 @@ interface Unit {
   partition: number;
 }
 
-/** A dedicated connection outside the pool. */
-type Session = Awaited<ReturnType<Db['connect']>>;
+type Connection = Awaited<ReturnType<Db['connect']>>;
+
+/** A dedicated connection outside the pool; its queries run one at a time (pg 9 drops client-side queueing). */
+class Session {
+  private tail: Promise<unknown> = Promise.resolve();
+
+  constructor(readonly connection: Connection) {}
+
+  run<T>(query: (connection: Connection) => Promise<T>): Promise<T> {
+    const result = this.tail.then(() => query(this.connection));
+    this.tail = result.catch(() => undefined);
+    return result;
+  }
+
+  async close(): Promise<void> {
+    await (this.connection.done() as Promise<void> | undefined)?.catch(() => undefined);
+  }
+}
 
 const unitName = (unit: Unit) => `${unit.topic}\u0000${unit.partition}`;
 
@@ -234,30 +262,44 @@ class PostgresSubscription {
   }
 
   async start(): Promise<void> {
-    // A new group starts at the oldest retained message (committed = 0), like Kafka's fromBeginning.
+    // A new group starts at the oldest retained message (committed = 0, like Kafka's fromBeginning)
+    // or, with startAt 'latest', at each partition's head. An existing group keeps its offsets.
     await this.db.none(
-      `INSERT INTO bus_offsets (group_name, topic, partition)
-       SELECT $1, t.topic, p.partition FROM unnest($2::text[]) AS t(topic), generate_series(0, $3 - 1) AS p(partition)
-       ON CONFLICT DO NOTHING`,
-      [this.group, this.topics, PARTITIONS],
+      `INSERT INTO bus_offsets (group_name, topic, partition, committed)
+       SELECT $1, t.topic, p.partition, CASE WHEN $4 THEN coalesce(bp.head, 0) ELSE 0 END
+       FROM unnest($2::text[]) AS t(topic)
+       CROSS JOIN generate_series(0, $3 - 1) AS p(partition)
+       LEFT JOIN bus_partitions bp ON bp.topic = t.topic AND bp.partition = p.partition
+       ON CONFLICT (group_name, topic, partition) DO UPDATE SET updated_at = now()`,
+      [this.group, this.topics, PARTITIONS, this.settings.startAt === 'latest'],
     );
     await this.openSession();
     this.loop = this.coordinate();
   }
 
+  /** Marks the group alive, so that prune() only drops the offsets of groups gone for the retention period. */
+  private async touch(): Promise<void> {
+    await this.db.none('UPDATE bus_offsets SET updated_at = now() WHERE group_name = $1 AND topic = ANY($2::text[])', [this.group, this.topics]);
+  }
+
   private async openSession(): Promise<Session> {
-    const session = (await this.db.connect({
+    let session: Session | null = null;
+    const connection = await this.db.connect({
       direct: true,
       onLost: (error: unknown) => {
-        if (this.session === session) this.session = null;
+        if (session && this.session === session) this.session = null;
         if (!this.abort.signal.aborted) this.logger.error({ err: error }, 'bus session lost: its partitions are released');
         this.wakeup.notify();
       },
-    }));
-    session.client.on('notification', (notification: { channel: string; payload?: string }) => {
+    });
+    connection.client.on('notification', (notification: { channel: string; payload?: string }) => {
       if (notification.channel === CHANNEL && notification.payload && this.topicSet.has(notification.payload)) this.wakeup.notify();
     });
-    await session.none('LISTEN $1:name', [CHANNEL]);
+    await connection.none('LISTEN $1:name', [CHANNEL]);
+    // Offset commits need not wait for the WAL flush: a server crash can only roll an offset back a
+    // little, which redelivers (at least once), never skips. Publishing stays synchronous.
+    await connection.none('SET synchronous_commit = off');
+    session = new Session(connection);
     this.session = session;
     return session;
   }
@@ -265,8 +307,13 @@ class PostgresSubscription {
   /** Claims partitions that have messages for this group while there are free slots. */
   private async coordinate(): Promise<void> {
     const { signal } = this.abort;
+    let touchAt = Date.now() + TOUCH_EVERY_MS;
     while (!signal.aborted) {
       try {
+        if (Date.now() >= touchAt) {
+          touchAt = Date.now() + TOUCH_EVERY_MS;
+          await this.touch();
+        }
         // A lost session is reopened only once its workers are gone: they still believe they own their partitions.
         if (!this.session && this.working.size === 0) await this.openSession();
         const session = this.session;
@@ -283,10 +330,9 @@ class PostgresSubscription {
             const name = unitName(unit);
             // Session locks stack within one session, so the slots of this subscription check locally.
             if (this.working.has(name)) continue;
-            const { locked } = await session.one<{ locked: boolean }>('SELECT pg_try_advisory_lock(hashtext($1), $2) AS locked', [
-              this.lockName(unit.topic),
-              unit.partition,
-            ]);
+            const { locked } = await session.run((c) =>
+              c.one<{ locked: boolean }>('SELECT pg_try_advisory_lock(hashtext($1), $2) AS locked', [this.lockName(unit.topic), unit.partition]),
+            );
             if (!locked) continue;
             const work = this.work(session, unit)
               .catch((error: unknown) => {
@@ -294,7 +340,9 @@ class PostgresSubscription {
               })
               .finally(async () => {
                 if (this.session === session)
-                  await session.one('SELECT pg_advisory_unlock(hashtext($1), $2)', [this.lockName(unit.topic), unit.partition]).catch(() => undefined);
+                  await session
+                    .run((c) => c.one('SELECT pg_advisory_unlock(hashtext($1), $2)', [this.lockName(unit.topic), unit.partition]))
+                    .catch(() => undefined);
                 this.working.delete(name);
                 this.wakeup.notify();
               });
@@ -311,16 +359,19 @@ class PostgresSubscription {
   }
 
   private lockName(topic: string): string {
-    return `bus\u0000${this.group}\u0000${topic}`;
+    return `bus\u001f${this.group}\u001f${topic}`;
   }
 
   /** Handles up to one batch of a claimed partition in offset order, committing after each message. */
   private async work(session: Session, unit: Unit): Promise<void> {
     const { signal } = this.abort;
     // Read after the lock: the previous owner committed before it unlocked.
-    const { committed } = await session.one<{ committed: number }>(
-      'SELECT committed FROM bus_offsets WHERE group_name = $1 AND topic = $2 AND partition = $3',
-      [this.group, unit.topic, unit.partition],
+    const { committed } = await session.run((c) =>
+      c.one<{ committed: number }>('SELECT committed FROM bus_offsets WHERE group_name = $1 AND topic = $2 AND partition = $3', [
+        this.group,
+        unit.topic,
+        unit.partition,
+      ]),
     );
     const rows = await this.db.any<MessageRow>(
       `SELECT id, key, seq, value, published_at FROM bus_messages
@@ -340,10 +391,12 @@ class PostgresSubscription {
         await this.bus.sendToDlq({ ...message, attempt: this.settings.maxAttempts }, this.group, this.settings.maxAttempts, result.error);
       }
       // Through the lock holder's session: fails, and stops this worker, if the session (and lock) is gone.
-      await session.none(
-        `UPDATE bus_offsets SET committed = $4, updated_at = now()
-         WHERE group_name = $1 AND topic = $2 AND partition = $3 AND committed < $4`,
-        [this.group, unit.topic, unit.partition, row.seq],
+      await session.run((c) =>
+        c.none(
+          `UPDATE bus_offsets SET committed = $4, updated_at = now()
+           WHERE group_name = $1 AND topic = $2 AND partition = $3 AND committed < $4`,
+          [this.group, unit.topic, unit.partition, row.seq],
+        ),
       );
     }
   }
@@ -357,7 +410,7 @@ class PostgresSubscription {
       const session = this.session;
       this.session = null;
       // Closing the session releases every lock it still holds.
-      if (session) await (session.done() as Promise<void> | undefined)?.catch(() => undefined);
+      if (session) await session.close();
     })();
     return this.stopping;
   }

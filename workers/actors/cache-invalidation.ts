@@ -15,5 +15,5 @@ export function startCacheInvalidation(s: Services, bus: Bus): Promise<Subscript
   return bus.subscribe(cacheInvalidationGroup(), [TOPICS.scheduleChanged], async (message) => {
     const change = message.value as ScheduleChangedMessage;
     for (const { year, month } of change.months) s.monthlyCache.invalidate(year, month);
-  }, { maxAttempts: 1 });
+  }, { maxAttempts: 1, startAt: 'latest' });
 }

@@ -1,0 +1,286 @@
+// The bus (ARCHITECTURE.md, "Bus, topics and actors"): the contract suite against the PostgreSQL bus,
+// and against kafkajs when KAFKA_BROKERS is set; then what only the PostgreSQL side has (NOTIFY
+// wake-up, partitioning) and the transactional outbox with its relay.
+import { randomBytes } from 'node:crypto';
+import test from 'ava';
+import { createBus, type Bus, type BusMessage } from '../shared/bus/bus.ts';
+import { KafkaBus } from '../shared/bus/kafka-bus.ts';
+import { appendOutbox, startOutboxRelay } from '../shared/bus/outbox.ts';
+import { PARTITIONS, partitionFor, PostgresBus } from '../shared/bus/postgres-bus.ts';
+import { connectDatabase, type Database } from '../shared/db/database.ts';
+import { migrate } from '../shared/db/migrate.ts';
+import { createLogger } from '../shared/logger.ts';
+import { registerBusContract } from './bus-contract.ts';
+import { createTestDatabase, type TestDatabase } from './helpers/database.ts';
+
+const logger = createLogger(process.env.LOG_LEVEL ?? 'silent');
+const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** One database for the file; each contract run and the tests below use their own topics. */
+let shared: Promise<{ database: Database; testDatabase: TestDatabase }> | null = null;
+const sharedDatabase = () =>
+  (shared ??= (async () => {
+    const testDatabase = await createTestDatabase();
+    const database = connectDatabase(testDatabase.url, logger, 40);
+    await migrate(database.db, logger);
+    return { database, testDatabase };
+  })());
+
+test.after.always(async () => {
+  if (!shared) return;
+  const { database, testDatabase } = await shared;
+  await database.close();
+  await testDatabase.drop();
+});
+
+registerBusContract('postgres', async () => {
+  const { database } = await sharedDatabase();
+  return {
+    open: () => createBus({ db: database.db, logger, kafkaBrokers: null }),
+    teardown: async () => {},
+  };
+});
+
+const kafkaBrokers = process.env.KAFKA_BROKERS?.split(',').map((broker) => broker.trim()).filter(Boolean) ?? [];
+if (kafkaBrokers.length > 0) {
+  registerBusContract(
+    'kafka',
+    async () => {
+      const { database } = await sharedDatabase();
+      return {
+        open: () => createBus({ db: database.db, logger, kafkaBrokers, clientId: `bus-test-${randomBytes(3).toString('hex')}` }),
+        teardown: async () => {},
+      };
+    },
+    { timeoutMs: 60_000 },
+  );
+} else {
+  test('kafka: contract run', (t) => {
+    t.log('KAFKA_BROKERS is not set: the kafkajs contract run needs a broker');
+    t.pass();
+  });
+}
+
+// ---- PostgreSQL bus specifics ------------------------------------------------------------------
+
+const topicName = (label: string) => `pg.${label}.${randomBytes(4).toString('hex')}`;
+
+async function pgBus(options: { pollMs?: number } = {}): Promise<{ bus: PostgresBus; database: Database }> {
+  const { database } = await sharedDatabase();
+  return { bus: new PostgresBus({ db: database.db, logger, ...options }), database };
+}
+
+test('createBus without KAFKA_BROKERS is the PostgreSQL bus', async (t) => {
+  const { database } = await sharedDatabase();
+  const bus = await createBus({ db: database.db, logger, kafkaBrokers: null });
+  t.true(bus instanceof PostgresBus);
+  t.false(bus instanceof KafkaBus);
+  await bus.close();
+  await t.throwsAsync(bus.publish('x', 'k', 1), { message: /closed/ });
+});
+
+test('partitions: a key always maps to the same one of 8 partitions, keys spread over all of them', (t) => {
+  t.is(PARTITIONS, 8);
+  t.is(partitionFor('video-abc'), partitionFor('video-abc'));
+  t.is(partitionFor('일정-42'), partitionFor('일정-42'));
+  const used = new Set(Array.from({ length: 200 }, (_, i) => partitionFor(`schedule-${i}`)));
+  t.is(used.size, 8);
+  for (const partition of used) t.true(partition >= 0 && partition < 8);
+});
+
+test('postgres: offsets are dense per partition, in publishing order', async (t) => {
+  const { bus, database } = await pgBus();
+  const topic = topicName('dense');
+  await Promise.all(Array.from({ length: 5 }, (_, p) => bus.publishMany(Array.from({ length: 10 }, (_, i) => ({ topic, key: 'same-key', value: { p, i } })))));
+  const rows = await database.db.any<{ seq: number; value: { p: number; i: number } }>('SELECT seq, value FROM bus_messages WHERE topic = $1 ORDER BY seq', [topic]);
+  t.deepEqual(
+    rows.map((row) => row.seq),
+    Array.from({ length: 50 }, (_, i) => i + 1),
+  );
+  // Each publishMany is one transaction: its messages are contiguous and in order.
+  for (let start = 0; start < 50; start += 10) {
+    const batch = rows.slice(start, start + 10).map((row) => row.value);
+    t.true(batch.every((value) => value.p === batch[0]!.p));
+    t.deepEqual(
+      batch.map((value) => value.i),
+      Array.from({ length: 10 }, (_, i) => i),
+    );
+  }
+  await bus.close();
+});
+
+test('postgres: a consumer wakes on NOTIFY, without waiting for the polling fallback', async (t) => {
+  const { bus } = await pgBus({ pollMs: 60_000 });
+  const topic = topicName('notify');
+  const received: BusMessage[] = [];
+  const subscription = await bus.subscribe(topicName('group'), [topic], async (message) => void received.push(message));
+  await delay(200);
+  const started = Date.now();
+  await bus.publish(topic, 'k', '알림');
+  while (received.length === 0 && Date.now() - started < 5_000) await delay(5);
+  t.is(received.length, 1);
+  t.true(Date.now() - started < 2_000, `delivered in ${Date.now() - started} ms`);
+  await subscription.stop();
+  await bus.close();
+});
+
+test('postgres: a stopped subscription releases its partitions to the other member at once', async (t) => {
+  const { bus } = await pgBus({ pollMs: 100 });
+  const topic = topicName('handover');
+  const group = topicName('group');
+  const a: number[] = [];
+  const b: number[] = [];
+  const first = await bus.subscribe(group, [topic], async (message) => {
+    await delay(5);
+    a.push(message.value as number);
+  }, { concurrency: 8 });
+  await bus.publishMany(Array.from({ length: 40 }, (_, i) => ({ topic, key: `k${i}`, value: i })));
+  while (a.length === 0) await delay(5);
+  const second = await bus.subscribe(group, [topic], async (message) => void b.push(message.value as number), { concurrency: 8 });
+  await first.stop();
+  const deadline = Date.now() + 10_000;
+  while (a.length + b.length < 40 && Date.now() < deadline) await delay(10);
+  t.deepEqual([...a, ...b].sort((x, y) => x - y), Array.from({ length: 40 }, (_, i) => i));
+  t.true(await until(async () => (await bus.lag(group))[topic] === 0));
+  await second.stop();
+  await bus.close();
+});
+
+test('postgres: messages past retention are pruned, and the offsets of groups gone for as long', async (t) => {
+  const { database } = await sharedDatabase();
+  const bus = new PostgresBus({ db: database.db, logger, retentionMs: 60_000 });
+  const topic = topicName('prune');
+  const [gone, running] = [topicName('gone-group'), topicName('running-group')];
+  await bus.publishMany([
+    { topic, key: 'old', value: 1 },
+    { topic, key: 'new', value: 2 },
+  ]);
+  await (await bus.subscribe(gone, [topic], async () => {})).stop();
+  const subscription = await bus.subscribe(running, [topic], async () => {});
+  await database.db.none("UPDATE bus_messages SET published_at = now() - interval '2 minutes' WHERE topic = $1 AND key = 'old'", [topic]);
+  // Offsets outlive a short message retention: they go after max(retention, 2 h) without a commit or a running member.
+  await database.db.none("UPDATE bus_offsets SET updated_at = now() - interval '3 hours' WHERE group_name = $1", [gone]);
+  t.true((await bus.prune()) >= 1);
+  const left = await database.db.map('SELECT key FROM bus_messages WHERE topic = $1', [topic], (row: { key: string }) => row.key);
+  t.deepEqual(left, ['new']);
+  t.deepEqual(await bus.lag(gone), {});
+  t.deepEqual(Object.keys(await bus.lag(running)), [topic]);
+  await subscription.stop();
+  await bus.close();
+});
+
+// ---- transactional outbox ----------------------------------------------------------------------
+// Serial: the relay lock is one per database, so relays of concurrent tests would stand by for each other.
+
+async function collect(bus: Bus, topics: string[]): Promise<{ received: BusMessage[]; stop(): Promise<void> }> {
+  const received: BusMessage[] = [];
+  const subscription = await bus.subscribe(topicName('outbox-reader'), topics, async (message) => void received.push(message), { concurrency: 8 });
+  return { received, stop: () => subscription.stop() };
+}
+
+async function until(condition: () => boolean | Promise<boolean>, timeoutMs = 10_000): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) return false;
+    await delay(20);
+  }
+  return true;
+}
+
+test.serial('outbox: an entry committed with its write is published; one rolled back with its write never is', async (t) => {
+  const { bus, database } = await pgBus();
+  const topic = topicName('outbox-tx');
+  const reader = await collect(bus, [topic]);
+  const relay = startOutboxRelay({ db: database.db, bus, logger, pollMs: 100 });
+  await database.db.tx(async (tx) => {
+    await tx.any('SELECT 1'); // stands for the schedule write
+    await appendOutbox(tx, { topic, key: 'schedule-1', payload: { id: 1, action: 'updated' } });
+  });
+  await t.throwsAsync(
+    database.db.tx(async (tx) => {
+      await appendOutbox(tx, { topic, key: 'schedule-2', payload: { id: 2 } });
+      throw new Error('일정 저장 실패');
+    }),
+  );
+  t.true(await until(() => reader.received.length >= 1));
+  await delay(400);
+  t.deepEqual(
+    reader.received.map((message) => [message.key, message.value]),
+    [['schedule-1', { id: 1, action: 'updated' }]],
+  );
+  t.true(await until(async () => (await relay.backlog()) === 0));
+  await relay.stop();
+  await reader.stop();
+  await bus.close();
+});
+
+test.serial('outbox: the relay publishes in batches, in id order per key, and marks every entry sent', async (t) => {
+  const { bus, database } = await pgBus();
+  const topic = topicName('outbox-batch');
+  await database.db.tx(async (tx) => {
+    for (let i = 0; i < 250; i++) await appendOutbox(tx, { topic, key: `schedule-${i % 5}`, payload: { i } });
+  });
+  const reader = await collect(bus, [topic]);
+  const relay = startOutboxRelay({ db: database.db, bus, logger, pollMs: 100, batchSize: 40 });
+  t.true(await until(() => reader.received.length >= 250));
+  t.true(await until(async () => (await relay.backlog()) === 0));
+  for (let k = 0; k < 5; k++) {
+    const values = reader.received.filter((message) => message.key === `schedule-${k}`).map((message) => (message.value as { i: number }).i);
+    t.deepEqual(values, Array.from({ length: 50 }, (_, j) => j * 5 + k));
+  }
+  const { unsent } = await database.db.one<{ unsent: number }>("SELECT count(*) FILTER (WHERE sent_at IS NULL)::bigint AS unsent FROM outbox WHERE topic = $1", [topic]);
+  t.is(unsent, 0);
+  await relay.stop();
+  await reader.stop();
+  await bus.close();
+});
+
+test.serial('outbox: the relay wakes on NOTIFY from the insert trigger', async (t) => {
+  const { bus, database } = await pgBus({ pollMs: 60_000 });
+  const topic = topicName('outbox-notify');
+  const reader = await collect(bus, [topic]);
+  const relay = startOutboxRelay({ db: database.db, bus, logger, pollMs: 60_000 });
+  await delay(500); // the relay takes the lock and LISTENs
+  const started = Date.now();
+  await database.db.tx((tx) => appendOutbox(tx, { topic, key: 'k', payload: '깨우기' }));
+  t.true(await until(() => reader.received.length >= 1, 5_000));
+  t.true(Date.now() - started < 2_000, `relayed in ${Date.now() - started} ms`);
+  await relay.stop();
+  await reader.stop();
+  await bus.close();
+});
+
+test.serial('outbox: one relay is active among several; a standby takes over when the active one stops', async (t) => {
+  const { bus, database } = await pgBus();
+  const topic = topicName('outbox-standby');
+  const reader = await collect(bus, [topic]);
+  const append = (from: number, count: number) =>
+    database.db.tx(async (tx) => {
+      for (let i = from; i < from + count; i++) await appendOutbox(tx, { topic, key: `k${i % 3}`, payload: i });
+    });
+  const relays = [startOutboxRelay({ db: database.db, bus, logger, pollMs: 50 }), startOutboxRelay({ db: database.db, bus, logger, pollMs: 50 })];
+  await append(0, 30);
+  t.true(await until(() => reader.received.length >= 30));
+  const holders = await database.db.one<{ count: number }>(
+    "SELECT count(*)::bigint AS count FROM pg_locks WHERE locktype = 'advisory' AND objid = 7281006 AND objsubid = 1 AND granted",
+  );
+  t.is(holders.count, 1, 'exactly one relay holds the lock');
+  // Stop both one after the other while entries keep coming: whichever was active, the other takes over.
+  await relays[0]!.stop();
+  await append(30, 30);
+  t.true(await until(() => reader.received.length >= 60));
+  const third = startOutboxRelay({ db: database.db, bus, logger, pollMs: 50 });
+  await relays[1]!.stop();
+  await append(60, 30);
+  t.true(await until(() => reader.received.length >= 90));
+  await delay(300);
+  const published = await database.db.one<{ count: number }>('SELECT count(*)::bigint AS count FROM bus_messages WHERE topic = $1', [topic]);
+  t.is(published.count, 90, 'clean hand-overs publish each entry once');
+  t.deepEqual(
+    reader.received.map((message) => message.value as number).sort((x, y) => x - y),
+    Array.from({ length: 90 }, (_, i) => i),
+  );
+  await third.stop();
+  await reader.stop();
+  await bus.close();
+});
