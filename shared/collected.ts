@@ -1,7 +1,7 @@
 // What the bots put on the bus (bot.video.collected, bot.post.collected), and how a collected item
 // becomes a schedule: an upsert on its natural key (video id, post id), members linked, and the
 // outbox entry in the same transaction. The schedule writer actor and the admin "save" routes share it.
-import type { Queryable, Tx } from './db/database.ts';
+import type { Queryable } from './db/database.ts';
 import { recordScheduleChange, type ScheduleChange } from './schedule-changes.ts';
 
 export const VIDEO_CATEGORY_ID = 6;
@@ -45,12 +45,6 @@ export interface WriteResult {
   change: ScheduleChange;
 }
 
-async function linkMembers(tx: Tx, scheduleId: number, memberIds: number[]): Promise<void> {
-  await tx.none('DELETE FROM schedule_members WHERE schedule_id = $1', [scheduleId]);
-  // Unknown ids (a member deleted since collection) are skipped rather than failing the message.
-  await tx.none('INSERT INTO schedule_members (schedule_id, member_id) SELECT $1, id FROM members WHERE id = ANY($2::int[])', [scheduleId, memberIds]);
-}
-
 /** Title of a post schedule: the first line of the text, bounded. */
 export function postTitle(post: { text: string; displayName: string | null; username: string }): string {
   const firstLine = post.text.split('\n').map((line) => line.trim()).find(Boolean) ?? '';
@@ -58,72 +52,122 @@ export function postTitle(post: { text: string; displayName: string | null; user
   return [...title].length > 100 ? `${[...title].slice(0, 99).join('')}…` : title;
 }
 
-async function upsertSchedule(tx: Tx, existing: { schedule_id: number; date: string } | null, fields: { categoryId: number; title: string; date: string; time: string; description: string; sourceName: string | null; sourceUrl: string }) {
-  if (existing) {
-    await tx.none(
-      'UPDATE schedules SET title = $2, date = $3, time = $4, description = $5, source_name = $6, source_url = $7, updated_at = now() WHERE id = $1',
-      [existing.schedule_id, fields.title, fields.date, fields.time, fields.description, fields.sourceName, fields.sourceUrl],
-    );
-    return existing.schedule_id;
-  }
-  const { id } = await tx.one<{ id: number }>(
-    'INSERT INTO schedules (category_id, title, date, time, description, source_name, source_url) VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id',
-    [fields.categoryId, fields.title, fields.date, fields.time, fields.description, fields.sourceName, fields.sourceUrl],
-  );
-  return id;
+/** One collected item as rows: its schedule, its platform record, its members. */
+interface CollectedRows {
+  key: string;
+  schedule: { category_id: number; title: string; date: string; time: string; description: string; source_name: string | null; source_url: string };
+  record: Record<string, unknown>;
+  memberIds: number[];
 }
 
+interface Platform<T> {
+  /** Advisory-lock namespace and the platform table with its natural key column. */
+  name: 'video' | 'post';
+  table: 'video_schedules' | 'post_schedules';
+  keyColumn: 'video_id' | 'post_id';
+  /** Columns of the platform record besides schedule_id, updated on conflict. */
+  columns: string[];
+  rows(item: T): CollectedRows;
+}
+
+const VIDEO: Platform<VideoCollected> = {
+  name: 'video', table: 'video_schedules', keyColumn: 'video_id',
+  columns: ['video_id', 'channel_id', 'channel_name', 'video_type', 'thumbnail_url'],
+  rows: (video) => ({
+    key: video.videoId,
+    schedule: { category_id: VIDEO_CATEGORY_ID, title: video.title, date: video.date, time: video.time, description: video.description, source_name: video.channelName, source_url: videoUrl(video.videoId) },
+    record: { video_id: video.videoId, channel_id: video.channelId, channel_name: video.channelName, video_type: video.videoType, thumbnail_url: video.thumbnailUrl },
+    memberIds: video.memberIds,
+  }),
+};
+
+const POST: Platform<PostCollected> = {
+  name: 'post', table: 'post_schedules', keyColumn: 'post_id',
+  columns: ['post_id', 'username', 'display_name', 'image_urls'],
+  rows: (post) => ({
+    key: post.postId,
+    schedule: { category_id: POST_CATEGORY_ID, title: postTitle(post), date: post.date, time: post.time, description: post.text, source_name: post.displayName ?? post.username, source_url: postUrl(post.username, post.postId) },
+    record: { post_id: post.postId, username: post.username, display_name: post.displayName, image_urls: post.imageUrls },
+    memberIds: post.memberIds,
+  }),
+};
+
 /**
- * Upserts the video's schedule. With `onlyNew`, an existing one is left alone and null returned
- * (the admin save route answers 409 then). Runs in the caller's transaction when given one.
+ * Upserts the items' schedules on their natural keys, set-based: a fixed number of statements
+ * whatever the number of items. With `onlyNew`, items that already have a schedule are left alone
+ * and get null (the admin save routes answer 409). Results follow the input order; an item repeated
+ * in the input is written once, as its last occurrence.
  */
-export async function writeVideoSchedule(db: Queryable, video: VideoCollected, options: { onlyNew?: boolean } = {}): Promise<WriteResult | null> {
-  const run = async (tx: Tx): Promise<WriteResult | null> => {
-    // Serialises writers of the same video: two deliveries of one message cannot both insert.
-    await tx.one('SELECT pg_advisory_xact_lock(hashtext($1))', [`video:${video.videoId}`]);
-    const existing = await tx.oneOrNone<{ schedule_id: number; date: string }>(
-      "SELECT v.schedule_id, to_char(s.date, 'YYYY-MM-DD') AS date FROM video_schedules v JOIN schedules s ON s.id = v.schedule_id WHERE v.video_id = $1",
-      [video.videoId],
+async function writeCollected<T>(db: Queryable, platform: Platform<T>, items: T[], options: { onlyNew?: boolean }): Promise<Array<WriteResult | null>> {
+  const all = items.map(platform.rows);
+  const latest = new Map(all.map((rows) => [rows.key, rows]));
+  const keys = [...latest.keys()].sort();
+  if (keys.length === 0) return [];
+  const written = await db.tx(`${platform.name}-schedules`, async (tx) => {
+    // Serialises writers of the same item (two deliveries, an admin save): taken in key order, no deadlock.
+    await tx.any('SELECT pg_advisory_xact_lock(hashtext($1 || k)) FROM unnest($2::text[]) AS k ORDER BY k', [`${platform.name}:`, keys]);
+    const found = await tx.any<{ key: string; schedule_id: number; date: string }>(
+      `SELECT p.${platform.keyColumn} AS key, p.schedule_id, to_char(s.date, 'YYYY-MM-DD') AS date
+         FROM ${platform.table} p JOIN schedules s ON s.id = p.schedule_id WHERE p.${platform.keyColumn} = ANY($1::text[])`,
+      [keys],
     );
-    if (existing && options.onlyNew) return null;
-    const scheduleId = await upsertSchedule(tx, existing, {
-      categoryId: VIDEO_CATEGORY_ID, title: video.title, date: video.date, time: video.time, description: video.description,
-      sourceName: video.channelName, sourceUrl: videoUrl(video.videoId),
+    const existing = new Map(found.map((row) => [row.key, row]));
+    const results = new Map<string, WriteResult | null>();
+    const toWrite = keys.filter((key) => {
+      if (existing.has(key) && options.onlyNew) results.set(key, null);
+      return !(existing.has(key) && options.onlyNew);
     });
+    if (toWrite.length === 0) return results;
+    const fresh = toWrite.filter((key) => !existing.has(key));
+    const ids = fresh.length
+      ? (await tx.any<{ id: number }>("SELECT nextval(pg_get_serial_sequence('schedules', 'id'))::int AS id FROM generate_series(1, $1)", [fresh.length])).map((row) => row.id)
+      : [];
+    const scheduleId = new Map<string, number>([...fresh.map((key, i) => [key, ids[i]!] as const), ...[...existing].map(([key, row]) => [key, row.schedule_id] as const)]);
+    const schedules = toWrite.map((key) => ({ id: scheduleId.get(key)!, ...latest.get(key)!.schedule }));
+    const scheduleColumns = 'id, category_id, title, date, time, description, source_name, source_url';
     await tx.none(
-      `INSERT INTO video_schedules (schedule_id, video_id, channel_id, channel_name, video_type, thumbnail_url) VALUES ($1, $2, $3, $4, $5, $6)
-       ON CONFLICT (schedule_id) DO UPDATE SET channel_id = EXCLUDED.channel_id, channel_name = EXCLUDED.channel_name, video_type = EXCLUDED.video_type, thumbnail_url = EXCLUDED.thumbnail_url`,
-      [scheduleId, video.videoId, video.channelId, video.channelName, video.videoType, video.thumbnailUrl],
+      `INSERT INTO schedules (${scheduleColumns}) OVERRIDING SYSTEM VALUE
+       SELECT ${scheduleColumns} FROM json_populate_recordset(null::schedules, $1::json)
+       ON CONFLICT (id) DO UPDATE SET title = EXCLUDED.title, date = EXCLUDED.date, time = EXCLUDED.time, description = EXCLUDED.description,
+         source_name = EXCLUDED.source_name, source_url = EXCLUDED.source_url, updated_at = now()`,
+      [JSON.stringify(schedules)],
     );
-    await linkMembers(tx, scheduleId, video.memberIds);
-    const change: ScheduleChange = { scheduleId, action: existing ? 'update' : 'create', dates: existing ? [existing.date, video.date] : [video.date] };
-    await recordScheduleChange(tx, change);
-    return { scheduleId, created: !existing, change };
-  };
-  return db.tx('video-schedule', run); // a savepoint when the caller is already in a transaction
+    const columns = ['schedule_id', ...platform.columns];
+    await tx.none(
+      `INSERT INTO ${platform.table} (${columns.join(', ')})
+       SELECT ${columns.join(', ')} FROM json_populate_recordset(null::${platform.table}, $1::json)
+       ON CONFLICT (schedule_id) DO UPDATE SET ${platform.columns.map((c) => `${c} = EXCLUDED.${c}`).join(', ')}`,
+      [JSON.stringify(toWrite.map((key) => ({ schedule_id: scheduleId.get(key), ...latest.get(key)!.record })))],
+    );
+    const linked = toWrite.map((key) => scheduleId.get(key)!);
+    await tx.none('DELETE FROM schedule_members WHERE schedule_id = ANY($1::int[])', [linked]);
+    // Unknown ids (a member deleted since collection) are skipped rather than failing the message.
+    await tx.none(
+      `INSERT INTO schedule_members (schedule_id, member_id)
+       SELECT DISTINCT x.schedule_id, m.id FROM json_to_recordset($1::json) AS x(schedule_id int, member_ids int[])
+       JOIN members m ON m.id = ANY(x.member_ids)`,
+      [JSON.stringify(toWrite.map((key) => ({ schedule_id: scheduleId.get(key), member_ids: latest.get(key)!.memberIds })))],
+    );
+    const changes = toWrite.map((key): ScheduleChange => {
+      const before = existing.get(key);
+      const date = latest.get(key)!.schedule.date;
+      return { scheduleId: scheduleId.get(key)!, action: before ? 'update' : 'create', dates: before ? [before.date, date] : [date] };
+    });
+    await recordScheduleChange(tx, ...changes);
+    toWrite.forEach((key, i) => results.set(key, { scheduleId: scheduleId.get(key)!, created: !existing.has(key), change: changes[i]! }));
+    return results;
+  });
+  return all.map((rows) => written.get(rows.key) ?? null);
+}
+
+export const writeVideoSchedules = (db: Queryable, videos: VideoCollected[], options: { onlyNew?: boolean } = {}) => writeCollected(db, VIDEO, videos, options);
+export const writePostSchedules = (db: Queryable, posts: PostCollected[], options: { onlyNew?: boolean } = {}) => writeCollected(db, POST, posts, options);
+
+/** One video's schedule (the admin save route uses `onlyNew`). */
+export async function writeVideoSchedule(db: Queryable, video: VideoCollected, options: { onlyNew?: boolean } = {}): Promise<WriteResult | null> {
+  return (await writeVideoSchedules(db, [video], options))[0] ?? null;
 }
 
 export async function writePostSchedule(db: Queryable, post: PostCollected, options: { onlyNew?: boolean } = {}): Promise<WriteResult | null> {
-  const run = async (tx: Tx): Promise<WriteResult | null> => {
-    await tx.one('SELECT pg_advisory_xact_lock(hashtext($1))', [`post:${post.postId}`]);
-    const existing = await tx.oneOrNone<{ schedule_id: number; date: string }>(
-      "SELECT p.schedule_id, to_char(s.date, 'YYYY-MM-DD') AS date FROM post_schedules p JOIN schedules s ON s.id = p.schedule_id WHERE p.post_id = $1",
-      [post.postId],
-    );
-    if (existing && options.onlyNew) return null;
-    const scheduleId = await upsertSchedule(tx, existing, {
-      categoryId: POST_CATEGORY_ID, title: postTitle(post), date: post.date, time: post.time, description: post.text,
-      sourceName: post.displayName ?? post.username, sourceUrl: postUrl(post.username, post.postId),
-    });
-    await tx.none(
-      `INSERT INTO post_schedules (schedule_id, post_id, username, display_name, image_urls) VALUES ($1, $2, $3, $4, $5)
-       ON CONFLICT (schedule_id) DO UPDATE SET username = EXCLUDED.username, display_name = EXCLUDED.display_name, image_urls = EXCLUDED.image_urls`,
-      [scheduleId, post.postId, post.username, post.displayName, post.imageUrls],
-    );
-    await linkMembers(tx, scheduleId, post.memberIds);
-    const change: ScheduleChange = { scheduleId, action: existing ? 'update' : 'create', dates: existing ? [existing.date, post.date] : [post.date] };
-    await recordScheduleChange(tx, change);
-    return { scheduleId, created: !existing, change };
-  };
-  return db.tx('post-schedule', run);
+  return (await writePostSchedules(db, [post], options))[0] ?? null;
 }

@@ -27,9 +27,15 @@ const monthsOf = (dates: string[]) => {
   return [...seen.values()];
 };
 
-export async function recordScheduleChange(tx: Queryable, change: ScheduleChange): Promise<void> {
-  const message: ScheduleChangedMessage = { scheduleId: change.scheduleId, action: change.action, months: monthsOf(change.dates) };
-  await appendOutbox(tx, { topic: TOPICS.scheduleChanged, key: String(change.scheduleId), payload: message });
+export async function recordScheduleChange(tx: Queryable, ...changes: ScheduleChange[]): Promise<void> {
+  await appendOutbox(
+    tx,
+    ...changes.map((change) => ({
+      topic: TOPICS.scheduleChanged,
+      key: String(change.scheduleId),
+      payload: { scheduleId: change.scheduleId, action: change.action, months: monthsOf(change.dates) } satisfies ScheduleChangedMessage,
+    })),
+  );
 }
 
 /** After the commit: drop the cached months; with `syncIndex`, update the search index now. */

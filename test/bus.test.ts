@@ -124,6 +124,39 @@ test('postgres: a consumer wakes on NOTIFY, without waiting for the polling fall
   await bus.close();
 });
 
+test('postgres: a run of messages goes to the batch handler once, in order; a failed run is handled again one by one', async (t) => {
+  const { bus } = await pgBus({ pollMs: 100 });
+  const topic = topicName('batch');
+  const values = Array.from({ length: 30 }, (_, i) => i);
+  await bus.publishMany(values.map((value) => ({ topic, key: 'one-key', value })));
+  const batches: number[][] = [];
+  const single: number[] = [];
+  let failOnce = true;
+  const subscription = await bus.subscribe(topicName('group'), [topic], async (message) => void single.push(message.value as number), {
+    batch: async (messages) => {
+      if (failOnce) {
+        failOnce = false;
+        throw new Error('the first run fails');
+      }
+      batches.push(messages.map((m) => m.value as number));
+    },
+  });
+  const deadline = Date.now() + 10_000;
+  while (single.length + batches.flat().length < values.length && Date.now() < deadline) await delay(20);
+  await subscription.stop();
+  t.deepEqual(single, values, 'the failed run was handled message by message, in order');
+  t.deepEqual(batches, []);
+  await bus.publishMany(values.map((value) => ({ topic, key: 'one-key', value: value + 100 })));
+  const again = await bus.subscribe(topicName('group-b'), [topic], async (message) => void single.push(message.value as number), {
+    batch: async (messages) => void batches.push(messages.map((m) => m.value as number)),
+  });
+  while (batches.flat().length < 60 && Date.now() < deadline + 10_000) await delay(20);
+  await again.stop();
+  t.deepEqual(batches.flat(), [...values, ...values.map((v) => v + 100)], 'a new group reads everything through the batch path, in order');
+  t.true(batches.length <= 2);
+  await bus.close();
+});
+
 test('postgres: a stopped subscription releases its partitions to the other member at once', async (t) => {
   const { bus } = await pgBus({ pollMs: 100 });
   const topic = topicName('handover');

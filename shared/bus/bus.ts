@@ -24,6 +24,14 @@ export interface BusMessage<T = unknown> {
 }
 
 export interface SubscribeOptions {
+  /**
+   * Optional fast path: a run of messages of one partition, in order, handled at once and all or
+   * nothing (one transaction instead of one per message). When it fails, the run is handled again
+   * message by message through the handler, with its retries and the dead-letter topic. It must
+   * have the effect of calling the handler for each message in order. A bus may ignore it (the
+   * Kafka bus calls the handler for each message).
+   */
+  batch?: (messages: BusMessage[]) => Promise<void>;
   /** Handler calls before the message goes to `<topic>.dlq` (default 5). */
   maxAttempts?: number;
   /** Base of the exponential backoff between attempts (default 200 ms: 200, 400, 800, ...). */
@@ -77,7 +85,9 @@ export async function createBus(options: BusOptions): Promise<Bus> {
 
 export const SUBSCRIBE_DEFAULTS = { maxAttempts: 5, backoffMs: 200, concurrency: 4, startAt: 'earliest' } as const;
 
-export function subscribeSettings(options: SubscribeOptions = {}): Required<SubscribeOptions> {
+export type SubscribeSettings = Required<Omit<SubscribeOptions, 'batch'>>;
+
+export function subscribeSettings(options: SubscribeOptions = {}): SubscribeSettings {
   const positive = (value: number | undefined, fallback: number) =>
     value !== undefined && Number.isFinite(value) && value >= 0 ? value : fallback;
   return {
@@ -116,7 +126,7 @@ export const errorMessage = (error: unknown) => (error instanceof Error ? error.
 export async function handleWithRetries(
   handler: MessageHandler,
   message: Omit<BusMessage, 'attempt'>,
-  settings: Required<SubscribeOptions>,
+  settings: SubscribeSettings,
   signal: AbortSignal,
   logger: Logger,
   whileWaiting?: () => Promise<void>,

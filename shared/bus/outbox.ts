@@ -25,11 +25,18 @@ export interface OutboxEntry {
   payload: unknown;
 }
 
-/** Inserts the entry in the caller's transaction; the insert trigger wakes the relay at commit. */
-export async function appendOutbox(tx: Queryable, entry: OutboxEntry): Promise<void> {
-  if (!entry.topic) throw new TypeError('outbox entry needs a topic');
-  if (typeof entry.key !== 'string') throw new TypeError('outbox entry key must be a string');
-  await tx.none('INSERT INTO outbox (topic, key, payload) VALUES ($1, $2, $3::jsonb)', [entry.topic, entry.key, JSON.stringify(entry.payload ?? null)]);
+/** Inserts the entries, in order, in the caller's transaction; the insert trigger wakes the relay at commit. */
+export async function appendOutbox(tx: Queryable, ...entries: OutboxEntry[]): Promise<void> {
+  for (const entry of entries) {
+    if (!entry.topic) throw new TypeError('outbox entry needs a topic');
+    if (typeof entry.key !== 'string') throw new TypeError('outbox entry key must be a string');
+  }
+  if (entries.length === 0) return;
+  await tx.none(
+    `INSERT INTO outbox (topic, key, payload)
+     SELECT topic, key, payload::jsonb FROM unnest($1::text[], $2::text[], $3::text[]) WITH ORDINALITY AS e(topic, key, payload, n) ORDER BY n`,
+    [entries.map((e) => e.topic), entries.map((e) => e.key), entries.map((e) => JSON.stringify(e.payload ?? null))],
+  );
 }
 
 export interface OutboxRelayOptions {

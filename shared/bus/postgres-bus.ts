@@ -25,6 +25,7 @@ import {
   type BusMessage,
   type MessageHandler,
   type SubscribeOptions,
+  type SubscribeSettings,
   type Subscription,
   Wakeup,
 } from './bus.ts';
@@ -166,6 +167,7 @@ export class PostgresBus implements Bus {
     const subscription = new PostgresSubscription(this, this.db, this.logger.child({ group }), group, [...new Set(topics)], handler, {
       ...subscribeSettings(options),
       pollMs: this.pollMs,
+      ...(options?.batch ? { batch: options.batch } : {}),
     });
     this.subscriptions.add(subscription);
     try {
@@ -256,7 +258,7 @@ class PostgresSubscription {
     private readonly group: string,
     private readonly topics: string[],
     private readonly handler: MessageHandler,
-    private readonly settings: Required<SubscribeOptions> & { pollMs: number },
+    private readonly settings: SubscribeSettings & { pollMs: number; batch?: SubscribeOptions['batch'] },
   ) {
     this.topicSet = new Set(topics);
   }
@@ -378,6 +380,25 @@ class PostgresSubscription {
        WHERE topic = $1 AND partition = $2 AND seq > $3 ORDER BY seq LIMIT $4`,
       [unit.topic, unit.partition, committed, BATCH],
     );
+    const commit = (seq: number) =>
+      // Through the lock holder's session: fails, and stops this worker, if the session (and lock) is gone.
+      session.run((c) =>
+        c.none(
+          `UPDATE bus_offsets SET committed = $4, updated_at = now()
+           WHERE group_name = $1 AND topic = $2 AND partition = $3 AND committed < $4`,
+          [this.group, unit.topic, unit.partition, seq],
+        ),
+      );
+    if (this.settings.batch && rows.length > 1 && !signal.aborted) {
+      const messages = rows.map((row) => ({ topic: unit.topic, key: row.key, value: row.value, id: String(row.id), publishedAt: row.published_at, attempt: 1 }));
+      try {
+        await this.settings.batch(messages);
+        await commit(rows[rows.length - 1]!.seq);
+        return;
+      } catch (error) {
+        this.logger.warn({ err: error, topic: unit.topic, partition: unit.partition, messages: rows.length }, 'batch failed; handling its messages one by one');
+      }
+    }
     for (const row of rows) {
       if (signal.aborted) return; // the rest is redelivered to whoever claims the partition next
       const message = { topic: unit.topic, key: row.key, value: row.value, id: String(row.id), publishedAt: row.published_at };
@@ -390,14 +411,7 @@ class PostgresSubscription {
         );
         await this.bus.sendToDlq({ ...message, attempt: this.settings.maxAttempts }, this.group, this.settings.maxAttempts, result.error);
       }
-      // Through the lock holder's session: fails, and stops this worker, if the session (and lock) is gone.
-      await session.run((c) =>
-        c.none(
-          `UPDATE bus_offsets SET committed = $4, updated_at = now()
-           WHERE group_name = $1 AND topic = $2 AND partition = $3 AND committed < $4`,
-          [this.group, unit.topic, unit.partition, row.seq],
-        ),
-      );
+      await commit(row.seq);
     }
   }
 
