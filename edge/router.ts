@@ -50,6 +50,8 @@ export function splitPath(path: string): string[] {
 export class Router {
   private readonly root = newNode();
   private readonly all: Route[] = [];
+  /** Routes without parameters by method and normalised path: the common case is one Map lookup. */
+  private readonly exact = new Map<string, Route>();
 
   add(...routes: Route[]): void {
     for (const route of routes) {
@@ -71,6 +73,7 @@ export class Router {
       }
       if (node.routes.has(route.method)) throw new Error(`duplicate route ${route.method} ${route.path}`);
       node.routes.set(route.method, route);
+      if (!/[:*]/.test(route.path)) this.exact.set(`${route.method} /${splitPath(route.path).join('/')}`, route);
       this.all.push(route);
     }
   }
@@ -80,6 +83,8 @@ export class Router {
   }
 
   match(method: Method, path: string): Match {
+    const fixed = this.exact.get(`${method} ${path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path}`);
+    if (fixed) return { route: fixed, params: {} };
     const segments = splitPath(path);
     const params: Record<string, string> = {};
     const rest: Record<string, string> = {};

@@ -31,7 +31,12 @@ const METHODS_WITH_BODY = new Set(['post', 'put', 'patch', 'delete']);
 const CORS_ALLOW_HEADERS = 'Authorization, Content-Type, If-None-Match, X-Request-Id';
 const CORS_EXPOSE_HEADERS = 'ETag, X-Request-Id, Retry-After';
 const JSON_TYPE = 'application/json; charset=utf-8';
-const statusLine = (status: number) => `${status} ${STATUS_CODES[status] ?? ''}`.trimEnd();
+const statusLines = new Map<number, string>();
+const statusLine = (status: number) => {
+  let line = statusLines.get(status);
+  if (line === undefined) statusLines.set(status, (line = `${status} ${STATUS_CODES[status] ?? ''}`.trimEnd()));
+  return line;
+};
 
 const decoder = new TextDecoder();
 
@@ -89,7 +94,7 @@ export function startEdge(router: Router, hooks: EdgeHooks, logger: Logger, port
 
   const answer = (res: uWS.HttpResponse, ctx: Context, route: Route, startedAt: number, result: Reply) => {
     const status = result.status ?? 200;
-    const headers: Record<string, string> = { ...result.headers };
+    const headers: Record<string, string> = result.headers ?? {};
     let body: string | Uint8Array | null;
     if (result.raw !== undefined) {
       body = result.raw;

@@ -1,7 +1,7 @@
 // Prometheus metrics (prom-client): requests and latency per route and status, requests in flight,
 // pool queues and utilisation, event-loop delay (default metrics), bus consumer lag, outbox backlog,
 // bot state and the quota warning. Gauges that need the database are read at scrape time.
-import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Gauge, Registry } from 'prom-client';
 import type { PoolStats } from '../workers/pool.ts';
 import type { Db } from './db/database.ts';
 import type { Logger } from './logger.ts';
@@ -25,14 +25,9 @@ export function createMetrics(sources: MetricsSources): Metrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, eventLoopMonitoringPrecision: 10 });
 
-  const requests = new Counter({ name: 'http_requests_total', help: 'HTTP requests answered', labelNames: ['route', 'method', 'status'] as const, registers: [registry] });
-  const duration = new Histogram({
-    name: 'http_request_duration_seconds',
-    help: 'Time from receiving a request to answering it',
-    labelNames: ['route', 'method', 'status'] as const,
-    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
-    registers: [registry],
-  });
+  const requests = new RequestMetrics();
+  registry.registerMetric(requests.counter() as never);
+  registry.registerMetric(requests.histogram() as never);
   new Gauge({
     name: 'http_requests_in_flight', help: 'Requests received and not yet answered (HPA custom metric hook)', registers: [registry],
     collect() {
@@ -107,20 +102,77 @@ export function createMetrics(sources: MetricsSources): Metrics {
     },
   });
 
-  // One labelled child per route, method and status, so the hot path does no label hashing.
-  const children = new Map<string, { count: ReturnType<typeof requests.labels>; time: ReturnType<typeof duration.labels> }>();
   return {
     registry,
-    observeRequest(route, method, status, seconds) {
-      const key = `${route} ${method} ${status}`;
-      let child = children.get(key);
-      if (!child) {
-        const labels = { route, method, status: String(status) };
-        child = { count: requests.labels(labels), time: duration.labels(labels) };
-        children.set(key, child);
-      }
-      child.count.inc();
-      child.time.observe(seconds);
-    },
+    observeRequest: (route, method, status, seconds) => requests.observe(route, method, status, seconds),
   };
+}
+
+const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5];
+
+interface RouteSeries {
+  labels: { route: string; method: string; status: string };
+  /** Observations per bucket (not cumulative); the last slot is +Inf. */
+  buckets: Float64Array;
+  sum: number;
+  count: number;
+}
+
+/**
+ * http_requests_total and http_request_duration_seconds kept as plain numbers per route, method and
+ * status: the edge's hot path does one Map lookup and three increments; the Prometheus text is
+ * built at scrape time (prom-client's own histogram costs several times more per observation).
+ */
+class RequestMetrics {
+  private readonly series = new Map<string, RouteSeries>();
+
+  observe(route: string, method: string, status: number, seconds: number): void {
+    const key = `${route} ${method} ${status}`;
+    let series = this.series.get(key);
+    if (!series) {
+      series = { labels: { route, method, status: String(status) }, buckets: new Float64Array(LATENCY_BUCKETS.length + 1), sum: 0, count: 0 };
+      this.series.set(key, series);
+    }
+    let index = 0;
+    while (index < LATENCY_BUCKETS.length && seconds > LATENCY_BUCKETS[index]!) index++;
+    series.buckets[index]!++;
+    series.sum += seconds;
+    series.count++;
+  }
+
+  counter() {
+    return {
+      name: 'http_requests_total', help: 'HTTP requests answered', type: 'counter', aggregator: 'sum',
+      get: async () => ({
+        name: 'http_requests_total', help: 'HTTP requests answered', type: 'counter', aggregator: 'sum',
+        values: [...this.series.values()].map((s) => ({ labels: s.labels, value: s.count })),
+      }),
+      reset: () => this.series.clear(),
+    };
+  }
+
+  histogram() {
+    const name = 'http_request_duration_seconds';
+    const help = 'Time from receiving a request to answering it';
+    return {
+      name, help, type: 'histogram', aggregator: 'sum',
+      get: async () => ({
+        name, help, type: 'histogram', aggregator: 'sum',
+        values: [...this.series.values()].flatMap((s) => {
+          let cumulative = 0;
+          const buckets = LATENCY_BUCKETS.map((le, i) => {
+            cumulative += s.buckets[i]!;
+            return { metricName: `${name}_bucket`, labels: { ...s.labels, le }, value: cumulative };
+          });
+          return [
+            ...buckets,
+            { metricName: `${name}_bucket`, labels: { ...s.labels, le: '+Inf' }, value: s.count },
+            { metricName: `${name}_sum`, labels: s.labels, value: s.sum },
+            { metricName: `${name}_count`, labels: s.labels, value: s.count },
+          ];
+        }),
+      }),
+      reset: () => this.series.clear(),
+    };
+  }
 }
