@@ -102,9 +102,11 @@ export async function startService(config: Config, options: ServiceOptions = {})
   let bus: Bus | null = null;
   try {
     await migrate(database.db, logger);
-    passwords = createPasswordHasher(logger);
-    images = createImagePool({ logger });
-    analysis = createAnalysisPool(database.url, logger);
+    // Only the edge keeps pool threads warm; other roles start them on first use (admin-only paths).
+    const lazy = !config.roles.has('edge');
+    passwords = createPasswordHasher(logger, { lazy });
+    images = createImagePool({ logger, ...(lazy ? { minThreads: 0 } : {}) });
+    analysis = createAnalysisPool(database.url, logger, { lazy });
     const analyze = analysis.tokens;
     const search = new CachedSearchIndex(await createSearchIndex({ db: database.db, opensearchUrl: config.opensearchUrl, logger, analyze }));
     const storage = await createStorage(config);

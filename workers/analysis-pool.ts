@@ -17,9 +17,10 @@ export interface AnalysisPool {
   close(): Promise<void>;
 }
 
-export function createAnalysisPool(databaseUrl: string, logger: Logger, threads?: number): AnalysisPool {
+export function createAnalysisPool(databaseUrl: string, logger: Logger, options: { threads?: number; lazy?: boolean } = {}): AnalysisPool {
   const pool = createWorkerPool<AnalysisTask, string[] | ParsedDictionary>('analysis', new URL('./analysis.worker.ts', import.meta.url), logger, {
-    threads,
+    threads: options.threads,
+    lazy: options.lazy,
     workerData: { databaseUrl },
   });
   const versions: AnalysisVersions = { dictionary: 0, savedSearch: 0, schedules: 0 };

@@ -12,9 +12,10 @@ export interface PasswordHasher {
   close(): Promise<void>;
 }
 
-export function createPasswordHasher(logger: Logger, threads?: number): PasswordHasher {
+export function createPasswordHasher(logger: Logger, options: { threads?: number; lazy?: boolean } = {}): PasswordHasher {
   const pool = createWorkerPool<BcryptTask, string | boolean>('bcrypt', new URL('./bcrypt.worker.ts', import.meta.url), logger, {
-    threads,
+    threads: options.threads,
+    lazy: options.lazy,
     // About 1.5 s of work at cost 10 on two cores; past that, 503 with Retry-After.
     maxQueue: 64,
   });

@@ -21,14 +21,14 @@ export function createWorkerPool<TTask, TResult>(
   name: string,
   workerFile: URL,
   logger: Logger,
-  options: { threads?: number; maxQueue?: number; workerData?: unknown } = {},
+  options: { threads?: number; maxQueue?: number; workerData?: unknown; /** No thread until the first task (roles that rarely use the pool). */ lazy?: boolean } = {},
 ): WorkerPool<TTask, TResult> {
   const threads = options.threads ?? availableParallelism();
   const piscina = new Piscina({
     filename: workerFile.href,
     // Workers load TypeScript through tsx, like the main thread.
     execArgv: ['--import', 'tsx'],
-    minThreads: threads,
+    minThreads: options.lazy ? 0 : threads,
     maxThreads: threads,
     // Bounded so that the last task in line still finishes within a client's patience.
     maxQueue: options.maxQueue ?? threads * 64,
