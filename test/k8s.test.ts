@@ -98,8 +98,6 @@ const isWorkload = (o: K8sObject) => ['Deployment', 'Job', 'StatefulSet', 'Daemo
 const roleOf = (o: K8sObject) => o.metadata.labels?.['app.kubernetes.io/component'] ?? '';
 const appDeployments = (r: Rendered) =>
   find(r, 'Deployment').filter((d) => d.metadata.labels?.['app.kubernetes.io/name'] === 'schedule-backend');
-const envValue = (container: Any, name: string): string | undefined =>
-  (container.env ?? []).find((e: Any) => e.name === name)?.value;
 
 function overlays(): string[] {
   if (!existsSync(OVERLAYS_DIR)) return [];

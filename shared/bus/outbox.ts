@@ -12,7 +12,8 @@
 // entry after its row write (the row lock orders the writers) keeps one entity's entries in order.
 import type { Db, Queryable } from '../db/database.ts';
 import type { Logger } from '../logger.ts';
-import { sleep, Wakeup, type Bus } from './bus.ts';
+import { startExclusiveLoop, type Session } from '../db/exclusive-loop.ts';
+import type { Bus } from './bus.ts';
 
 /** Key of the relay's advisory lock (single-bigint form; the migrator uses 7_281_001). */
 const RELAY_LOCK = 7_281_006;
@@ -63,95 +64,41 @@ interface OutboxRow {
   payload: unknown;
 }
 
-type Session = Awaited<ReturnType<Db['connect']>>;
-
 export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
   const { db, bus } = options;
-  const logger = options.logger.child({ component: 'outbox-relay' });
-  const pollMs = options.pollMs ?? 500;
   const batchSize = options.batchSize ?? 100;
   const retentionMs = options.retentionMs ?? 7 * DAY_MS;
-  const abort = new AbortController();
-  const wakeup = new Wakeup();
-  let session: Session | null = null;
-  let active = false;
   let nextPruneAt = 0;
 
-  const openSession = async (): Promise<Session> => {
-    const opened: Session = await db.connect({
-      direct: true,
-      onLost: (error: unknown) => {
-        if (session !== opened) return;
-        session = null;
-        if (active && !abort.signal.aborted) logger.error({ err: error }, 'outbox relay lost its session: another relay takes over');
-        active = false;
-        wakeup.notify();
-      },
-    });
-    opened.client.on('notification', () => wakeup.notify());
-    // Marking sent need not wait for the WAL flush: losing a mark in a server crash re-publishes (at least once).
-    await opened.none('SET synchronous_commit = off');
-    session = opened;
-    return opened;
-  };
-
-  /** One batch: read unsent entries, publish, mark sent. Returns how many it relayed. */
-  const relayBatch = async (current: Session): Promise<number> => {
+  /** One batch: read unsent entries, publish, mark sent. True when a full batch suggests more waiting. */
+  const relayBatch = async (current: Session): Promise<boolean> => {
     const rows = await current.any<OutboxRow>('SELECT id, topic, key, payload FROM outbox WHERE sent_at IS NULL ORDER BY id LIMIT $1', [batchSize]);
-    if (rows.length === 0) return 0;
-    await bus.publishMany(rows.map((row) => ({ topic: row.topic, key: row.key, value: row.payload })));
-    // Through the lock holder's session: if it is gone, this fails and the next relay publishes again.
-    await current.none('UPDATE outbox SET sent_at = now() WHERE id = ANY($1::bigint[])', [rows.map((row) => row.id)]);
-    return rows.length;
-  };
-
-  const run = async () => {
-    const { signal } = abort;
-    let failures = 0;
-    while (!signal.aborted) {
-      try {
-        const current = session ?? (await openSession());
-        if (!active) {
-          const { locked } = await current.one<{ locked: boolean }>('SELECT pg_try_advisory_lock($1) AS locked', [RELAY_LOCK]);
-          if (!locked) {
-            await wakeup.wait(pollMs); // standby: another process relays
-            continue;
-          }
-          await current.none('LISTEN $1:name', [CHANNEL]);
-          active = true;
-          logger.info('outbox relay active');
-        }
-        const relayed = await relayBatch(current);
-        failures = 0;
-        if (relayed === batchSize) continue; // more waiting: no pause
-        if (retentionMs > 0 && Date.now() >= nextPruneAt) {
-          nextPruneAt = Date.now() + 3_600_000;
-          await current.result("DELETE FROM outbox WHERE sent_at < now() - $1 * interval '1 millisecond'", [retentionMs]);
-        }
-        await wakeup.wait(pollMs);
-      } catch (error) {
-        if (signal.aborted) break;
-        failures++;
-        logger.error({ err: error, failures }, 'outbox relay failed; retrying');
-        await sleep(Math.min(250 * 2 ** Math.min(failures - 1, 7), 30_000), signal);
-      }
+    if (rows.length > 0) {
+      await bus.publishMany(rows.map((row) => ({ topic: row.topic, key: row.key, value: row.payload })));
+      // Through the lock holder's session: if it is gone, this fails and the next relay publishes again.
+      await current.none('UPDATE outbox SET sent_at = now() WHERE id = ANY($1::bigint[])', [rows.map((row) => row.id)]);
     }
+    if (rows.length === batchSize) return true;
+    if (retentionMs > 0 && Date.now() >= nextPruneAt) {
+      nextPruneAt = Date.now() + 3_600_000;
+      await current.result("DELETE FROM outbox WHERE sent_at < now() - $1 * interval '1 millisecond'", [retentionMs]);
+    }
+    return false;
   };
 
-  const loop = run();
-  let stopping: Promise<void> | null = null;
+  const loop = startExclusiveLoop({
+    db,
+    logger: options.logger.child({ component: 'outbox-relay' }),
+    name: 'outbox relay',
+    lockKey: RELAY_LOCK,
+    channel: CHANNEL,
+    pollMs: options.pollMs ?? 500,
+    // Marking sent need not wait for the WAL flush: losing a mark in a server crash re-publishes (at least once).
+    prepare: async (session) => void (await session.none('SET synchronous_commit = off')),
+    tick: relayBatch,
+  });
   return {
-    stop: () =>
-      (stopping ??= (async () => {
-        abort.abort();
-        wakeup.notify();
-        await loop;
-        const current = session;
-        session = null;
-        active = false;
-        // Closing the session releases the lock: a standby relay takes over.
-        if (current) await (current.done() as Promise<void> | undefined)?.catch(() => undefined);
-      })()),
+    stop: loop.stop,
     backlog: async () => (await db.one<{ count: number }>('SELECT count(*)::bigint AS count FROM outbox WHERE sent_at IS NULL')).count,
   };
 }

@@ -108,7 +108,6 @@ function seededRandom(seed: number): () => number {
 }
 
 const DEMO_SEED = 0x4c554d49; // "LUMI"
-const pad2 = (n: number) => String(n).padStart(2, '0');
 const daysIn = (year: number, month: number) => new Date(Date.UTC(year, month, 0)).getUTCDate();
 /** Day arithmetic through Date.UTC, so day 0 or day 32 roll into the next month. */
 const isoDate = (year: number, month: number, day: number) => new Date(Date.UTC(year, month - 1, day)).toISOString().slice(0, 10);

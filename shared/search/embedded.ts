@@ -10,6 +10,7 @@ import type { Db, Queryable } from '../db/database.ts';
 import type { SearchDocument, SearchIndex, SearchPage } from './search-index.ts';
 
 const MAX_QUERY_WORDS = 8;
+const INDEX_WRITE_LOCK = 7_281_010;
 const MAX_WORD_LENGTH = 40;
 const MAX_DESCRIPTION_CHARS = 1000;
 const COLUMNS = 'schedule_id, category_id, date, title_key, source_key, members_key, description_key, choseong_key, grams';
@@ -83,8 +84,10 @@ export class EmbeddedSearchIndex implements SearchIndex {
   ) {}
 
   private async write(db: Queryable, documents: SearchDocument[]): Promise<void> {
-    for (let i = 0; i < documents.length; i += 500) {
-      const rows = documents.slice(i, i + 500).map(documentRow);
+    // Rows in id order: concurrent writers lock them in one order and cannot deadlock each other.
+    const sorted = [...documents].sort((a, b) => a.scheduleId - b.scheduleId);
+    for (let i = 0; i < sorted.length; i += 500) {
+      const rows = sorted.slice(i, i + 500).map(documentRow);
       await db.none(
         `INSERT INTO search_documents (${COLUMNS})
          SELECT ${COLUMNS} FROM json_populate_recordset(null::search_documents, $1::json)
@@ -97,17 +100,28 @@ export class EmbeddedSearchIndex implements SearchIndex {
     }
   }
 
+  // Writers share a lock that a rebuild takes alone: a rebuild (which deletes every row) and an
+  // upsert would otherwise each hold rows the other needs.
   async upsert(documents: SearchDocument[]): Promise<void> {
-    if (documents.length > 0) await this.write(this.db, documents);
+    if (documents.length === 0) return;
+    await this.db.tx('search-upsert', async (tx) => {
+      await tx.any('SELECT pg_advisory_xact_lock_shared($1)', [INDEX_WRITE_LOCK]);
+      await this.write(tx, documents);
+    });
   }
 
   async remove(scheduleIds: number[]): Promise<void> {
-    if (scheduleIds.length > 0) await this.db.none('DELETE FROM search_documents WHERE schedule_id = ANY($1::int[])', [scheduleIds]);
+    if (scheduleIds.length === 0) return;
+    await this.db.tx('search-remove', async (tx) => {
+      await tx.any('SELECT pg_advisory_xact_lock_shared($1)', [INDEX_WRITE_LOCK]);
+      await tx.none('DELETE FROM search_documents WHERE schedule_id = ANY($1::int[])', [[...scheduleIds].sort((a, b) => a - b)]);
+    });
   }
 
   async rebuild(documents: SearchDocument[]): Promise<number> {
     // One transaction: readers keep seeing the old index until the new one commits whole.
     await this.db.tx('search-rebuild', async (tx) => {
+      await tx.any('SELECT pg_advisory_xact_lock($1)', [INDEX_WRITE_LOCK]);
       await tx.none('DELETE FROM search_documents');
       await this.write(tx, documents);
     });

@@ -16,7 +16,8 @@ import {
   type MicroblogSettings,
   type VideoSettings,
 } from '../../schemas/bots.ts';
-import { errorMessage, sleep, Wakeup, type Bus } from '../../shared/bus/bus.ts';
+import { errorMessage, type Bus } from '../../shared/bus/bus.ts';
+import { startExclusiveLoop, type ExclusiveLoop } from '../../shared/db/exclusive-loop.ts';
 import type { Clock } from '../../shared/clock.ts';
 import { ConfigError } from '../../shared/config.ts';
 import type { Db } from '../../shared/db/database.ts';
@@ -195,7 +196,6 @@ export interface BotRunnerOptions {
   pollMs?: number;
 }
 
-type Session = Awaited<ReturnType<Db['connect']>>;
 
 export async function startBotRunner(s: Services, definitions: readonly BotDefinition[], options: BotRunnerOptions = {}): Promise<BotRunner> {
   const deps = createBotDeps(s);
@@ -206,26 +206,8 @@ export async function startBotRunner(s: Services, definitions: readonly BotDefin
   if (definitions.length === 0) return { stop: async () => undefined }; // no bots: no lock, no loop
 
   const abort = new AbortController();
-  const wakeup = new Wakeup();
   const inFlight = new Map<string, Promise<void>>();
-  let session: Session | null = null;
-  let active = false;
-
-  const openSession = async (): Promise<Session> => {
-    const opened: Session = await db.connect({
-      direct: true,
-      onLost: (error: unknown) => {
-        if (session !== opened) return;
-        session = null;
-        if (active && !abort.signal.aborted) logger.error({ err: error }, 'bot runner lost its session: another runner takes over');
-        active = false;
-        wakeup.notify();
-      },
-    });
-    opened.client.on('notification', () => wakeup.notify());
-    session = opened;
-    return opened;
-  };
+  let loop: ExclusiveLoop | null = null;
 
   const launch = (bot: BotRecord) => {
     const pass = runBotPass(deps, bot, { full: false, signal: abort.signal }).then(
@@ -234,7 +216,7 @@ export async function startBotRunner(s: Services, definitions: readonly BotDefin
     );
     inFlight.set(bot.id, pass.finally(() => {
       inFlight.delete(bot.id);
-      wakeup.notify();
+      loop?.wake();
     }));
   };
 
@@ -252,48 +234,26 @@ export async function startBotRunner(s: Services, definitions: readonly BotDefin
     }
   };
 
-  const run = async () => {
-    const { signal } = abort;
-    let failures = 0;
-    while (!signal.aborted) {
-      try {
-        const current = session ?? (await openSession());
-        if (!active) {
-          const { locked } = await current.one<{ locked: boolean }>('SELECT pg_try_advisory_lock($1) AS locked', [RUNNER_LOCK]);
-          if (!locked) {
-            await wakeup.wait(pollMs); // standby: another process runs the bots
-            continue;
-          }
-          await current.none('LISTEN $1:name', [BOTS_CHANNEL]);
-          active = true;
-          logger.info('bot runner active');
-        }
-        await tick();
-        failures = 0;
-        await wakeup.wait(pollMs);
-      } catch (error) {
-        if (signal.aborted) break;
-        failures++;
-        logger.error({ err: error, failures }, 'bot runner failed; retrying');
-        await sleep(Math.min(250 * 2 ** Math.min(failures - 1, 7), 30_000), signal);
-      }
-    }
-  };
-
-  const loop = run();
-  let stopping: Promise<void> | null = null;
+  loop = startExclusiveLoop({
+    db,
+    logger,
+    name: 'bot runner',
+    lockKey: RUNNER_LOCK,
+    channel: BOTS_CHANNEL,
+    pollMs,
+    tick: async () => {
+      await tick();
+    },
+    // Passes in flight finish (or see the abort) while this instance still holds the lock.
+    beforeRelease: async () => {
+      await Promise.all(inFlight.values());
+    },
+  });
+  const running = loop;
   return {
-    stop: () =>
-      (stopping ??= (async () => {
-        abort.abort();
-        wakeup.notify();
-        await loop;
-        await Promise.all(inFlight.values());
-        const current = session;
-        session = null;
-        active = false;
-        // Closing the session releases the lock: a standby runner takes over.
-        if (current) await (current.done() as Promise<void> | undefined)?.catch(() => undefined);
-      })()),
+    stop: async () => {
+      abort.abort();
+      await running.stop();
+    },
   };
 }
