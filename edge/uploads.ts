@@ -37,14 +37,19 @@ export interface VariantKeys {
   thumb: string;
 }
 
-/** Writes the three variants; `written` collects each key as soon as it exists, for cleanup on failure. */
+/** Writes the three variants at once; `written` collects each key as soon as it exists, for cleanup on failure. */
 export async function storeVariants(storage: Storage, image: ProcessedImage, keys: VariantKeys, written: string[]): Promise<StoredImage> {
-  await storage.put(keys.original, image.original, CONTENT_TYPES[image.format]);
-  written.push(keys.original);
-  await storage.put(keys.medium, image.medium, 'image/webp');
-  written.push(keys.medium);
-  await storage.put(keys.thumb, image.thumb, 'image/webp');
-  written.push(keys.thumb);
+  const put = async (key: string, bytes: Uint8Array, contentType: string) => {
+    await storage.put(key, bytes, contentType);
+    written.push(key);
+  };
+  const results = await Promise.allSettled([
+    put(keys.original, image.original, CONTENT_TYPES[image.format]),
+    put(keys.medium, image.medium, 'image/webp'),
+    put(keys.thumb, image.thumb, 'image/webp'),
+  ]);
+  const failed = results.find((result) => result.status === 'rejected');
+  if (failed) throw failed.reason;
   return {
     originalUrl: storage.urlFor(keys.original),
     mediumUrl: storage.urlFor(keys.medium),

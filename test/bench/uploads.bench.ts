@@ -1,0 +1,75 @@
+// Benchmark (issue 3): poster uploads through the real edge (multipart POST /api/admin/events, three
+// variants each, stored) against sharp's raw rate on the same images in the same run (two threads
+// of bare sharp, the machine's cores); and the edge's event-loop delay while uploads run.
+// Run: node --import tsx test/bench/uploads.bench.ts
+import { availableParallelism } from 'node:os';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import sharp from 'sharp';
+import { createImagePool } from '../../workers/image-pool.ts';
+import { adminToken, startTestService } from '../helpers/service.ts';
+
+const POSTERS = 40;
+const PER_EVENT = 2;
+const IN_FLIGHT = 4;
+
+function poster(seed: number): Promise<Buffer> {
+  // A 2000×1500 photo-like JPEG (gradient, blocks, noise): compresses like a poster, not a flat fill.
+  const width = 2000;
+  const height = 1500;
+  const pixels = Buffer.alloc(width * height * 3);
+  let state = seed;
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      state = (state * 1_103_515_245 + 12_345) & 0x7fffffff;
+      const i = (y * width + x) * 3;
+      const block = ((x >> 6) + (y >> 6) + seed) & 3;
+      pixels[i] = (x / 8 + block * 40 + (state & 15)) & 255;
+      pixels[i + 1] = (y / 6 + block * 25 + ((state >> 4) & 15)) & 255;
+      pixels[i + 2] = ((x + y) / 14 + ((state >> 8) & 15)) & 255;
+    }
+  }
+  return sharp(pixels, { raw: { width, height, channels: 3 } }).jpeg({ quality: 85 }).toBuffer();
+}
+
+const images = await Promise.all(Array.from({ length: 8 }, (_, i) => poster(i + 1)));
+console.log(`${images.length} distinct 2000×1500 JPEG posters, ${Math.round(images.reduce((a, b) => a + b.length, 0) / images.length / 1024)} KiB each on average`);
+
+// The raw rate: the same three variants with sharp alone, in as many threads as the machine has
+// cores (the image pool's own worker code, minus the pool, the HTTP edge, storage and PostgreSQL).
+const bare = createImagePool({ threads: availableParallelism(), minThreads: availableParallelism() });
+await Promise.all(images.map((image) => bare.process(new Uint8Array(image))));
+let started = performance.now();
+let next = 0;
+await Promise.all(Array.from({ length: availableParallelism() * 2 }, async () => {
+  while (next < POSTERS) await bare.process(new Uint8Array(images[next++ % images.length]!));
+}));
+const rawRate = POSTERS / ((performance.now() - started) / 1000);
+await bare.close();
+
+const service = await startTestService({ LOG_LEVEL: 'error' });
+const token = await adminToken(service.url);
+const upload = async (n: number) => {
+  const form = new FormData();
+  form.append('payload', JSON.stringify({ title: `업로드 측정 ${n}`, date: '2026-05-01', schoolName: '고려대학교', venue: { name: '민주광장', address: '서울' } }));
+  for (let i = 0; i < PER_EVENT; i++) form.append('posters', new Blob([images[(n * PER_EVENT + i) % images.length]!], { type: 'image/jpeg' }), `poster-${i}.jpg`);
+  const response = await fetch(`${service.url}/api/admin/events`, { method: 'POST', body: form, headers: { authorization: `Bearer ${token}` } });
+  if (response.status !== 201) throw new Error(`upload ${n}: ${response.status} ${await response.text()}`);
+};
+await upload(0); // warm the path
+const delay = monitorEventLoopDelay({ resolution: 1 });
+delay.enable();
+started = performance.now();
+let event = 1;
+await Promise.all(Array.from({ length: IN_FLIGHT }, async () => {
+  while (event <= POSTERS / PER_EVENT) await upload(event++);
+}));
+const uploadRate = POSTERS / ((performance.now() - started) / 1000);
+delay.disable();
+await service.stop();
+
+const ms = (ns: number) => `${(ns / 1e6).toFixed(1)} ms`;
+console.log(`\nraw sharp (${availableParallelism()} threads, three variants): ${rawRate.toFixed(1)} posters/s`);
+console.log(`uploads through the edge (${PER_EVENT} posters an event, ${IN_FLIGHT} events in flight, multipart + pool + storage + PostgreSQL): ${uploadRate.toFixed(1)} posters/s`);
+console.log(`ratio: ${(uploadRate / rawRate).toFixed(2)} (aim 0.85)`);
+console.log(`edge event-loop delay during uploads: p50 ${ms(delay.percentile(50))}, p99 ${ms(delay.percentile(99))}, max ${ms(delay.max)} (aim p99 < 20 ms); the test process also runs the HTTP client`);
+process.exit(0);
