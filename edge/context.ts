@@ -4,17 +4,10 @@ import { PassThrough, type Readable } from 'node:stream';
 import { badRequest, payloadTooLarge } from '../shared/errors.ts';
 
 /** Request headers the edge reads; uWS only allows reading them inside the callback. */
-export const CAPTURED_HEADERS = [
-  'authorization',
-  'content-type',
-  'content-length',
-  'x-forwarded-for',
-  'x-real-ip',
-  'if-none-match',
-  'x-request-id',
-  'origin',
-] as const;
-export type HeaderName = (typeof CAPTURED_HEADERS)[number];
+export const CAPTURED_HEADERS = ['authorization', 'x-forwarded-for', 'x-real-ip', 'if-none-match', 'x-request-id'] as const;
+/** Read too when the method carries a body. */
+export const BODY_HEADERS = ['content-type', 'content-length'] as const;
+export type HeaderName = (typeof CAPTURED_HEADERS)[number] | (typeof BODY_HEADERS)[number];
 
 export interface Reply {
   status?: number;

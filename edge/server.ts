@@ -1,11 +1,11 @@
 // The uWebSockets.js edge: one catch-all handler that captures the request, routes it, reads the
 // body with a limit, runs the handler and writes the answer corked. One error path makes {error}.
-import { createHash, randomUUID } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
 import uWS from 'uWebSockets.js';
 import { HttpError } from '../shared/errors.ts';
 import type { Logger } from '../shared/logger.ts';
-import { BodyReader, CAPTURED_HEADERS, Context, type HeaderName, type Reply } from './context.ts';
+import { BodyReader, BODY_HEADERS, CAPTURED_HEADERS, Context, type HeaderName, type Reply } from './context.ts';
 import type { Method, Route, Router } from './router.ts';
 
 export const DEFAULT_BODY_LIMIT = 256 * 1024;
@@ -39,6 +39,11 @@ const statusLine = (status: number) => {
 };
 
 const decoder = new TextDecoder();
+
+/** Request ids: a random tag per process and a counter, unique across replicas and cheap to make. */
+const PROCESS_TAG = randomBytes(6).toString('hex');
+let requestSequence = 0;
+const nextRequestId = () => `${PROCESS_TAG}-${(++requestSequence).toString(36)}`;
 
 /** auth-service.md 4.3: first x-forwarded-for entry, else x-real-ip, else the connection address. Decoded only when a route asks. */
 function clientIp(headers: Partial<Record<HeaderName, string>>, remote: ArrayBuffer): () => string {
@@ -124,8 +129,14 @@ export function startEdge(router: Router, hooks: EdgeHooks, logger: Logger, port
       const value = req.getHeader(name);
       if (value !== '') headers[name] = value;
     }
+    if (METHODS_WITH_BODY.has(method)) {
+      for (const name of BODY_HEADERS) {
+        const value = req.getHeader(name);
+        if (value !== '') headers[name] = value;
+      }
+    }
     const given = headers['x-request-id'];
-    const requestId = given && /^[A-Za-z0-9._-]{1,64}$/.test(given) ? given : randomUUID();
+    const requestId = given && /^[A-Za-z0-9._-]{1,64}$/.test(given) ? given : nextRequestId();
     const ip = clientIp(headers, res.getRemoteAddressAsText());
     const routeMethod = (method === 'head' ? 'get' : method === 'del' ? 'delete' : method) as Method;
     inFlight++;

@@ -155,7 +155,10 @@ test('edge: CORS preflight, request ids, 404 and 405 answer {error}', async (t) 
   t.regex(preflight.headers.get('access-control-allow-headers') ?? '', /Authorization/);
   const withId = await fetch(`${service.url}/healthz`, { headers: { 'x-request-id': 'trace-123' } });
   t.is(withId.headers.get('x-request-id'), 'trace-123');
-  t.regex((await fetch(`${service.url}/healthz`)).headers.get('x-request-id') ?? '', /^[0-9a-f-]{36}$/);
+  const [first, second] = await Promise.all([1, 2].map(async () => (await fetch(`${service.url}/healthz`)).headers.get('x-request-id') ?? ''));
+  t.regex(first!, /^[0-9a-f]{12}-[0-9a-z]+$/);
+  t.not(first, second, 'every request gets its own id');
+  t.is((await fetch(`${service.url}/healthz`, { headers: { 'x-request-id': 'bad id with spaces' } })).headers.get('x-request-id')?.includes(' '), false, 'a malformed id is replaced');
   const missing = await call(service.url, 'GET', '/api/nothing-here');
   t.is(missing.status, 404);
   t.truthy(missing.body.error);
