@@ -22,6 +22,8 @@ export interface MultipartLimits {
 }
 
 export const IMAGE_UPLOAD_LIMITS: MultipartLimits = { fileSize: 20 * 1024 * 1024, files: 20, fieldSize: 256 * 1024, fields: 4 };
+/** Whole multipart body with several images: files are held in memory until the image pool has them. */
+export const IMAGE_UPLOAD_BODY_LIMIT = 100 * 1024 * 1024;
 
 export interface MultipartBody {
   /** Text parts by name, in arrival order. */

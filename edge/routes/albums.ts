@@ -51,7 +51,7 @@ import type { Services } from '../../shared/services.ts';
 import { extensionForContentType, sniffContentType } from '../../shared/storage/content-type.ts';
 import type { ProcessedImage } from '../../workers/image-pool.ts';
 import { reply, type Context } from '../context.ts';
-import { IMAGE_UPLOAD_LIMITS, payloadOf, readMultipart, type MultipartBody, type MultipartLimits, type UploadedFile } from '../multipart.ts';
+import { IMAGE_UPLOAD_BODY_LIMIT, IMAGE_UPLOAD_LIMITS, payloadOf, readMultipart, type MultipartBody, type MultipartLimits, type UploadedFile } from '../multipart.ts';
 import { parseId } from '../params.ts';
 import type { Route } from '../router.ts';
 import { assertMembersExist, deleteFilesAfterCommit, processUploads, storeVariants, variantKeys, withFileCleanup } from '../uploads.ts';
@@ -377,7 +377,7 @@ export function albumRoutes(s: Services): Route[] {
     { method: 'delete', path: '/api/albums/:id', handler: remove, auth: 'admin', doc: { summary: 'Delete an album with its tracks, photos, teasers and cover, and all their files', tags, responses: { 200: SuccessResponse, 400: ErrorResponse, 404: ErrorResponse } } },
     { method: 'get', path: '/api/albums/:id/photos', handler: listPhotos, cacheControl: PUBLIC_CACHE, doc: { summary: 'Photos of an album by sortOrder', tags, responses: { 200: PhotoList, 400: ErrorResponse, 404: ErrorResponse } } },
     {
-      method: 'post', path: '/api/albums/:id/photos', handler: uploadPhotos, auth: 'admin', bodyLimit: IMAGE_UPLOAD_LIMITS.fileSize * IMAGE_UPLOAD_LIMITS.files + MB,
+      method: 'post', path: '/api/albums/:id/photos', handler: uploadPhotos, auth: 'admin', bodyLimit: IMAGE_UPLOAD_BODY_LIMIT,
       doc: {
         summary: 'Upload photos to an album', tags, body: PhotoUploadPayload, multipart: { files: 'file parts: one photo each, in order, whatever their field name' },
         description: 'Optional payload applied to every file; unknown member ids → 400; no file → 400; a file that is not a decodable image → 400 and nothing stored; over 20 MB → 413. Without sortOrder the photos follow the album\'s last one in the order sent. Stored as album/<id>/photos/<ms><n>.<format> with medium and thumb WebP variants.',

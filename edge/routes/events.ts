@@ -13,14 +13,13 @@ import { afterScheduleCommit, recordScheduleChange, type ScheduleChange } from '
 import type { Services } from '../../shared/services.ts';
 import type { ProcessedImage } from '../../workers/image-pool.ts';
 import { reply, type Context } from '../context.ts';
-import { IMAGE_UPLOAD_LIMITS, payloadOf, readMultipart, type UploadedFile } from '../multipart.ts';
+import { IMAGE_UPLOAD_BODY_LIMIT, IMAGE_UPLOAD_LIMITS, payloadOf, readMultipart, type UploadedFile } from '../multipart.ts';
 import { parseId } from '../params.ts';
 import type { Route } from '../router.ts';
 import { assertMembersExist, deleteFilesAfterCommit, posterExtension, processUploads, storeVariants, variantKeys, withFileCleanup } from '../uploads.ts';
 
 const createPayload = compile(EventCreatePayload);
 const updatePayload = compile(EventUpdatePayload);
-const UPLOAD_BODY_LIMIT = IMAGE_UPLOAD_LIMITS.fileSize * IMAGE_UPLOAD_LIMITS.files + 1024 * 1024;
 
 const isMissing = (value: unknown) => value === undefined || value === null || value === '';
 const asObject = (payload: unknown): Record<string, unknown> => {
@@ -196,11 +195,11 @@ export function eventRoutes(s: Services): Route[] {
   return [
     { method: 'get', path: '/api/admin/events/:id', handler: get, auth: 'admin', doc: { summary: 'An event schedule for editing', tags, responses: { 200: AdminEvent, 400: ErrorResponse, 404: ErrorResponse } } },
     {
-      method: 'post', path: '/api/admin/events', handler: create, auth: 'admin', bodyLimit: UPLOAD_BODY_LIMIT,
-      doc: { summary: 'Create an event schedule with posters', tags, body: EventCreatePayload, multipart, description: 'Rules: no payload → 400; title, date or schoolName missing → 400; subtype not allowed → 400; venue missing → 400; unknown member ids → 400; a file that is not a decodable image → 400 and nothing stored; a file over 20 MB or over the pixel limit → 413. Posters stored as event/<id>/poster/NN.<ext>.', responses: { 201: IdResponse, 400: ErrorResponse, 413: ErrorResponse } },
+      method: 'post', path: '/api/admin/events', handler: create, auth: 'admin', bodyLimit: IMAGE_UPLOAD_BODY_LIMIT,
+      doc: { summary: 'Create an event schedule with posters', tags, body: EventCreatePayload, multipart, description: 'Rules: no payload → 400; title, date or schoolName missing → 400; subtype not allowed → 400; venue missing → 400; unknown member ids → 400; a file that is not a decodable image → 400 and nothing stored; a file over 20 MB, a body over 100 MB, or an image over the pixel limit → 413. Posters stored as event/<id>/poster/NN.<ext>.', responses: { 201: IdResponse, 400: ErrorResponse, 413: ErrorResponse } },
     },
     {
-      method: 'put', path: '/api/admin/events/:id', handler: update, auth: 'admin', bodyLimit: UPLOAD_BODY_LIMIT,
+      method: 'put', path: '/api/admin/events/:id', handler: update, auth: 'admin', bodyLimit: IMAGE_UPLOAD_BODY_LIMIT,
       doc: { summary: 'Update an event schedule', tags, body: EventUpdatePayload, multipart, description: 'No payload → 400; unknown event → 404; keepPosterIds naming a poster of another event → 400. Fields not sent: title and date keep their values; time, venue, schoolName, postUrls, memberIds are cleared (PUT replaces). Posters become keepPosterIds followed by the new files; dropped posters lose their image records and files.', responses: { 200: IdResponse, 400: ErrorResponse, 404: ErrorResponse, 413: ErrorResponse } },
     },
     { method: 'delete', path: '/api/admin/events/:id', handler: remove, auth: 'admin', doc: { summary: 'Delete an event schedule', tags, responses: { 200: SuccessResponse, 400: ErrorResponse, 404: ErrorResponse } } },
