@@ -32,7 +32,6 @@ import {
   scheduleIdOfPost,
   scheduleIdOfVideo,
   setBotStatus,
-  unknownMemberIds,
   updateVideoSchedule,
 } from '../../shared/db/repositories/bots.ts';
 import { badRequest, conflict, HttpError, notFound } from '../../shared/errors.ts';
@@ -55,6 +54,7 @@ import { MicroblogReadError } from '../../workers/bots/microblog-reader.ts';
 import { PassAbortedError } from '../../workers/bots/video-bot.ts';
 import { reply, type Context } from '../context.ts';
 import { parseId } from '../params.ts';
+import { assertMembersExist } from '../uploads.ts';
 import type { Route } from '../router.ts';
 
 const videoCreate = compile(VideoScheduleCreate);
@@ -90,10 +90,7 @@ export function botRoutes(s: Services): Route[] {
     throw error;
   }
 
-  async function assertMembersExist(memberIds: readonly number[]): Promise<void> {
-    const unknown = await unknownMemberIds(s.db, memberIds);
-    if (unknown.length > 0) throw badRequest(`존재하지 않는 멤버 ID입니다: ${unknown.join(', ')}`);
-  }
+  const assertMembersKnown = (memberIds: readonly number[]) => assertMembersExist(s.db, [...memberIds]);
 
   // ---- 4.5 bots ----
 
@@ -166,7 +163,7 @@ export function botRoutes(s: Services): Route[] {
   async function createVideoSchedule(ctx: Context) {
     const body = videoCreate.parse(await ctx.json());
     const memberIds = body.memberIds ?? [];
-    await assertMembersExist(memberIds);
+    await assertMembersKnown(memberIds);
     const video: VideoCollected = {
       videoId: body.videoId,
       title: body.title,
@@ -196,7 +193,7 @@ export function botRoutes(s: Services): Route[] {
   async function updateVideo(ctx: Context) {
     const id = parseId(ctx.params.id);
     const body = videoUpdate.parse(await ctx.json());
-    if (body.memberIds) await assertMembersExist(body.memberIds);
+    if (body.memberIds) await assertMembersKnown(body.memberIds);
     const change = await s.db.tx('video-schedule-update', async (tx) => {
       const updated = await updateVideoSchedule(tx, id, {
         ...(body.title !== undefined ? { title: body.title } : {}),
@@ -239,7 +236,7 @@ export function botRoutes(s: Services): Route[] {
   async function createPostSchedule(ctx: Context) {
     const body = postCreate.parse(await ctx.json());
     const memberIds = body.memberIds ?? [];
-    await assertMembersExist(memberIds);
+    await assertMembersKnown(memberIds);
     const post: PostCollected = {
       postId: body.postId,
       username: body.username,

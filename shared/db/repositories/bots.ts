@@ -185,12 +185,6 @@ export const memberNames = (db: Queryable) =>
   db.any<MemberNames>('SELECT id, name, name_en AS "nameEn", nicknames, is_former AS "isFormer" FROM members ORDER BY sort_order, id');
 
 /** Ids among `memberIds` that name no member. */
-export async function unknownMemberIds(db: Queryable, memberIds: readonly number[]): Promise<number[]> {
-  if (memberIds.length === 0) return [];
-  const found = new Set((await db.any<{ id: number }>('SELECT id FROM members WHERE id = ANY($1::int[])', [memberIds])).map((row) => row.id));
-  return memberIds.filter((id) => !found.has(id));
-}
-
 export interface VideoScheduleChanges {
   title?: string;
   date?: string;
