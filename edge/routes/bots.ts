@@ -35,7 +35,7 @@ import {
   updateVideoSchedule,
 } from '../../shared/db/repositories/bots.ts';
 import { badRequest, conflict, HttpError, notFound } from '../../shared/errors.ts';
-import { parsePostUrl, toSeoulDateTime } from '../../shared/microblog/post-url.ts';
+import { parsePostUrl } from '../../shared/microblog/post-url.ts';
 import { afterScheduleCommit, recordScheduleChange, type ScheduleChange } from '../../shared/schedule-changes.ts';
 import type { Services } from '../../shared/services.ts';
 import { QuotaExceededError, VideoPlatformError } from '../../shared/video/platform-client.ts';
@@ -50,6 +50,7 @@ import {
   VIDEO_UNAVAILABLE,
 } from '../../workers/bots/bot-runner.ts';
 import { BrowserNotFoundError } from '../../workers/bots/browser.ts';
+import { postFields } from '../../workers/bots/microblog-bot.ts';
 import { MicroblogReadError } from '../../workers/bots/microblog-reader.ts';
 import { PassAbortedError } from '../../workers/bots/video-bot.ts';
 import { reply, type Context } from '../context.ts';
@@ -221,16 +222,7 @@ export function botRoutes(s: Services): Route[] {
     if (ref === null) throw badRequest('마이크로블로그 게시물 주소가 아닙니다 (플랫폼 또는 설정된 미러의 /<계정>/status/<번호> 형식만 허용).');
     if (!deps.microblogReader) throw new HttpError(503, MICROBLOG_UNAVAILABLE);
     const post = await deps.microblogReader.readPost(ref.username, ref.postId).catch(platformFailure);
-    return reply({
-      postId: post.postId,
-      username: post.username,
-      displayName: post.displayName,
-      text: post.text,
-      createdAt: post.createdAt,
-      ...toSeoulDateTime(post.createdAt),
-      imageUrls: post.imageUrls,
-      existingScheduleId: await scheduleIdOfPost(s.db, post.postId),
-    });
+    return reply({ ...postFields(post), existingScheduleId: await scheduleIdOfPost(s.db, post.postId) });
   }
 
   async function createPostSchedule(ctx: Context) {

@@ -7,7 +7,7 @@ import type { PostCollected } from '../../shared/collected.ts';
 import type { Queryable } from '../../shared/db/database.ts';
 import { memberNames, postsWithSchedules } from '../../shared/db/repositories/bots.ts';
 import { toSeoulDateTime } from '../../shared/microblog/post-url.ts';
-import type { MicroblogReader } from './microblog-reader.ts';
+import type { MicroblogPost, MicroblogReader } from './microblog-reader.ts';
 import { membersFor, PassAbortedError, type PassResult } from './video-bot.ts';
 
 /** Timeline pages a regular pass reads at most (about 20 posts a page). */
@@ -31,13 +31,7 @@ export async function collectPosts(
   const members = fresh.length > 0 ? await memberNames(db) : [];
   const messages = fresh.map((post) => {
     const value: PostCollected = {
-      postId: post.postId,
-      username: post.username,
-      displayName: post.displayName,
-      text: post.text,
-      createdAt: post.createdAt,
-      ...toSeoulDateTime(post.createdAt),
-      imageUrls: post.imageUrls,
+      ...postFields(post),
       memberIds: membersFor(post.text, { extract: true, members, groupNames, defaults: [] }),
       botId: bot.id,
     };
@@ -49,4 +43,17 @@ export async function collectPosts(
     return Number.isFinite(at) && (max === null || at > max) ? at : max;
   }, null);
   return { added: messages.length, total: posts.length, newestSeen: newest === null ? null : new Date(newest) };
+}
+
+/** A post read from the mirror as the calendar records it: its fields and its Asia/Seoul date and time. */
+export function postFields(post: MicroblogPost) {
+  return {
+    postId: post.postId,
+    username: post.username,
+    displayName: post.displayName,
+    text: post.text,
+    createdAt: post.createdAt,
+    ...toSeoulDateTime(post.createdAt),
+    imageUrls: post.imageUrls,
+  };
 }
