@@ -23,6 +23,21 @@ export interface Reply {
 export const reply = (json: unknown, status = 200): Reply => ({ status, json });
 
 /**
+ * JSON from a client: 400 when malformed, and when a string holds a NUL character (PostgreSQL text
+ * cannot store it, and no field of this API needs one).
+ */
+export function parseJson(text: string, what: string): unknown {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw badRequest(`${what}이(가) 올바른 JSON이 아닙니다.`);
+  }
+  if (text.includes('\\u0000') || text.includes('\u0000')) throw badRequest(`${what}에 NUL 문자(\\u0000)가 있습니다.`);
+  return value;
+}
+
+/**
  * Collects the body as uWS delivers it: into memory up to a limit, or into a stream once a
  * handler asks for one (multipart). Each chunk is copied: uWS reuses the ArrayBuffer.
  */
@@ -138,11 +153,7 @@ export class Context {
     const bytes = await this.body();
     if (bytes.length === 0) return undefined;
     // Parsed whatever the Content-Type says: clients that send JSON as text/plain still work.
-    try {
-      return JSON.parse(bytes.toString('utf8'));
-    } catch {
-      throw badRequest('요청 본문이 올바른 JSON이 아닙니다.');
-    }
+    return parseJson(bytes.toString('utf8'), '요청 본문');
   }
 
   stream(): Readable {

@@ -3,7 +3,7 @@
 // needs the complete bytes anyway.
 import { Busboy } from '@fastify/busboy';
 import { badRequest, HttpError, payloadTooLarge } from '../shared/errors.ts';
-import type { Context } from './context.ts';
+import { parseJson, type Context } from './context.ts';
 
 export interface UploadedFile {
   fieldName: string;
@@ -100,9 +100,5 @@ export function payloadOf(body: MultipartBody): unknown | undefined {
   const payloads = body.fields.filter((field) => field.name === 'payload');
   if (payloads.length > 1) throw badRequest("'payload' 항목은 하나만 보낼 수 있습니다.");
   if (payloads.length === 0) return undefined;
-  try {
-    return JSON.parse(payloads[0]!.value);
-  } catch {
-    throw badRequest("'payload' 항목이 올바른 JSON이 아닙니다.");
-  }
+  return parseJson(payloads[0]!.value, "'payload' 항목");
 }

@@ -121,10 +121,15 @@ export class Router {
   }
 }
 
+const CONTROL_CHARACTER = /[\u0000-\u001f\u007f]/;
+
 function decodeSegment(segment: string): string {
+  let decoded: string;
   try {
-    return decodeURIComponent(segment).normalize('NFC');
+    decoded = decodeURIComponent(segment).normalize('NFC');
   } catch {
     throw badRequest('경로에 잘못된 문자 인코딩이 있습니다.');
   }
+  if (CONTROL_CHARACTER.test(decoded)) throw badRequest('경로에 제어 문자가 있습니다.');
+  return decoded;
 }
