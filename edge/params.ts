@@ -1,4 +1,7 @@
-// Path and query values: parsed once, 400 with a clear message when malformed.
+// Request values checked before any write: path and query values parsed once, member ids that
+// exist; 400 with a clear message otherwise.
+import type { Queryable } from '../shared/db/database.ts';
+import { unknownMemberIds } from '../shared/db/repositories/members.ts';
 import { badRequest } from '../shared/errors.ts';
 
 const MAX_ID = 2_147_483_647;
@@ -19,4 +22,10 @@ export function intQuery(query: URLSearchParams, name: string, fallback: number,
   const value = Number(raw);
   if (value < min || value > max) throw badRequest(`'${name}' 값은 ${min}에서 ${max} 사이여야 합니다.`);
   return value;
+}
+
+/** 400 naming the member ids that do not exist. */
+export async function assertMembersExist(db: Queryable, memberIds: readonly number[] | undefined): Promise<void> {
+  const unknown = await unknownMemberIds(db, memberIds ?? []);
+  if (unknown.length > 0) throw badRequest(`존재하지 않는 멤버 ID입니다: ${unknown.join(', ')}`);
 }

@@ -2,9 +2,7 @@
 // a bad file stores nothing), then store the three variants under keys the caller names.
 import { ImageError, type ImagePool, type ProcessedImage } from '../workers/image-pool.ts';
 import type { StoredImage } from '../shared/db/repositories/images.ts';
-import { badRequest, HttpError } from '../shared/errors.ts';
-import type { Queryable } from '../shared/db/database.ts';
-import { unknownMemberIds } from '../shared/db/repositories/members.ts';
+import { HttpError } from '../shared/errors.ts';
 import type { Logger } from '../shared/logger.ts';
 import type { Storage } from '../shared/storage/storage.ts';
 import type { UploadedFile } from './multipart.ts';
@@ -99,10 +97,4 @@ export async function withFileCleanup<T>(storage: Storage, logger: Logger, work:
 /** Files of records deleted by a committed write; a failure is logged, the write stands. */
 export function deleteFilesAfterCommit(storage: Storage, logger: Logger, keys: string[]): Promise<void> {
   return storage.delete(keys).catch((error: unknown) => logger.error({ err: error, keys: keys.length }, 'could not delete files after commit'));
-}
-
-/** 400 naming the member ids that do not exist. */
-export async function assertMembersExist(db: Queryable, memberIds: number[] | undefined): Promise<void> {
-  const unknown = await unknownMemberIds(db, memberIds ?? []);
-  if (unknown.length > 0) throw badRequest(`존재하지 않는 멤버 ID입니다: ${unknown.join(', ')}`);
 }

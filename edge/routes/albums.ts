@@ -52,9 +52,9 @@ import { extensionForContentType, sniffContentType } from '../../shared/storage/
 import type { ProcessedImage } from '../../workers/image-pool.ts';
 import { reply, type Context } from '../context.ts';
 import { IMAGE_UPLOAD_BODY_LIMIT, IMAGE_UPLOAD_LIMITS, payloadOf, readMultipart, type MultipartBody, type MultipartLimits, type UploadedFile } from '../multipart.ts';
-import { parseId } from '../params.ts';
+import { assertMembersExist, parseId } from '../params.ts';
 import type { Route } from '../router.ts';
-import { assertMembersExist, deleteFilesAfterCommit, processUploads, storeVariants, variantKeys, withFileCleanup } from '../uploads.ts';
+import { deleteFilesAfterCommit, processUploads, storeVariants, variantKeys, withFileCleanup } from '../uploads.ts';
 
 const createPayload = compile(AlbumCreatePayload);
 const updatePayload = compile(AlbumUpdatePayload);

@@ -54,8 +54,7 @@ import { postFields } from '../../workers/bots/microblog-bot.ts';
 import { MicroblogReadError } from '../../workers/bots/microblog-reader.ts';
 import { PassAbortedError } from '../../workers/bots/video-bot.ts';
 import { reply, type Context } from '../context.ts';
-import { parseId } from '../params.ts';
-import { assertMembersExist } from '../uploads.ts';
+import { assertMembersExist, parseId } from '../params.ts';
 import type { Route } from '../router.ts';
 
 const videoCreate = compile(VideoScheduleCreate);
@@ -91,7 +90,6 @@ export function botRoutes(s: Services): Route[] {
     throw error;
   }
 
-  const assertMembersKnown = (memberIds: readonly number[]) => assertMembersExist(s.db, [...memberIds]);
 
   // ---- 4.5 bots ----
 
@@ -164,7 +162,7 @@ export function botRoutes(s: Services): Route[] {
   async function createVideoSchedule(ctx: Context) {
     const body = videoCreate.parse(await ctx.json());
     const memberIds = body.memberIds ?? [];
-    await assertMembersKnown(memberIds);
+    await assertMembersExist(s.db, memberIds);
     const video: VideoCollected = {
       videoId: body.videoId,
       title: body.title,
@@ -194,7 +192,7 @@ export function botRoutes(s: Services): Route[] {
   async function updateVideo(ctx: Context) {
     const id = parseId(ctx.params.id);
     const body = videoUpdate.parse(await ctx.json());
-    if (body.memberIds) await assertMembersKnown(body.memberIds);
+    if (body.memberIds) await assertMembersExist(s.db, body.memberIds);
     const change = await s.db.tx('video-schedule-update', async (tx) => {
       const updated = await updateVideoSchedule(tx, id, {
         ...(body.title !== undefined ? { title: body.title } : {}),
@@ -228,7 +226,7 @@ export function botRoutes(s: Services): Route[] {
   async function createPostSchedule(ctx: Context) {
     const body = postCreate.parse(await ctx.json());
     const memberIds = body.memberIds ?? [];
-    await assertMembersKnown(memberIds);
+    await assertMembersExist(s.db, memberIds);
     const post: PostCollected = {
       postId: body.postId,
       username: body.username,

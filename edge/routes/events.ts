@@ -14,9 +14,9 @@ import type { Services } from '../../shared/services.ts';
 import type { ProcessedImage } from '../../workers/image-pool.ts';
 import { reply, type Context } from '../context.ts';
 import { IMAGE_UPLOAD_BODY_LIMIT, IMAGE_UPLOAD_LIMITS, payloadOf, readMultipart, type UploadedFile } from '../multipart.ts';
-import { parseId } from '../params.ts';
+import { assertMembersExist, parseId } from '../params.ts';
 import type { Route } from '../router.ts';
-import { assertMembersExist, deleteFilesAfterCommit, posterExtension, processUploads, storeVariants, variantKeys, withFileCleanup } from '../uploads.ts';
+import { deleteFilesAfterCommit, posterExtension, processUploads, storeVariants, variantKeys, withFileCleanup } from '../uploads.ts';
 
 const createPayload = compile(EventCreatePayload);
 const updatePayload = compile(EventUpdatePayload);

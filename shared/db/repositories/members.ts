@@ -72,7 +72,7 @@ export const birthdaysInMonth = (db: Queryable, month: number) =>
   );
 
 /** Ids among these that name no member. */
-export async function unknownMemberIds(db: Queryable, memberIds: number[]): Promise<number[]> {
+export async function unknownMemberIds(db: Queryable, memberIds: readonly number[]): Promise<number[]> {
   if (memberIds.length === 0) return [];
   const found = await db.any<{ id: number }>('SELECT id FROM members WHERE id = ANY($1::int[])', [memberIds]);
   const known = new Set(found.map((row) => row.id));
