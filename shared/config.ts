@@ -165,3 +165,20 @@ export function loadConfig(env: Env = process.env): Config {
     shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 20_000, 100, 600_000),
   };
 }
+
+/** Command-line entry points: a ConfigError becomes its one line on stderr (true); anything else is not ours (false). */
+export function reportConfigError(error: unknown): boolean {
+  if (!(error instanceof ConfigError)) return false;
+  process.stderr.write(`configuration error: ${error.message}\n`);
+  return true;
+}
+
+/** The configuration, or null after the one line naming the bad variable was written. */
+export function loadConfigOrReport(env: Env = process.env): Config | null {
+  try {
+    return loadConfig(env);
+  } catch (error) {
+    if (reportConfigError(error)) return null;
+    throw error;
+  }
+}

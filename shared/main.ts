@@ -1,18 +1,9 @@
 // Process entry (`npm start`): configuration, the roles named by ROLE, signals.
-import { ConfigError, loadConfig, type Config } from './config.ts';
+import { loadConfigOrReport, reportConfigError } from './config.ts';
 import { createLogger } from './logger.ts';
 import { startService } from './service.ts';
 
-let config: Config;
-try {
-  config = loadConfig();
-} catch (error) {
-  if (error instanceof ConfigError) {
-    process.stderr.write(`configuration error: ${error.message}\n`);
-    process.exit(1);
-  }
-  throw error;
-}
+const config = loadConfigOrReport() ?? process.exit(1);
 
 const logger = createLogger(config.logLevel);
 process.on('unhandledRejection', (reason) => logger.error({ err: reason }, 'unhandled rejection'));
@@ -36,7 +27,6 @@ try {
   process.on('SIGINT', () => shutdown('SIGINT'));
 } catch (error) {
   // Configuration found bad only at start (a BOTS_CONFIG file) is one line too.
-  if (error instanceof ConfigError) process.stderr.write(`configuration error: ${error.message}\n`);
-  else logger.fatal({ err: error }, 'start failed');
+  if (!reportConfigError(error)) logger.fatal({ err: error }, 'start failed');
   process.exit(1);
 }

@@ -3,6 +3,7 @@
 // bot state and the quota warning. Gauges that need the database are read at scrape time.
 import { collectDefaultMetrics, Gauge, Registry } from 'prom-client';
 import type { PoolStats } from '../workers/pool.ts';
+import { outboxBacklog } from './bus/outbox.ts';
 import type { Db } from './db/database.ts';
 import type { Logger } from './logger.ts';
 
@@ -12,7 +13,6 @@ export interface MetricsSources {
   pools: Array<() => PoolStats>;
   /** Consumer groups whose lag is reported. */
   consumerLag?: () => Promise<Array<{ group: string; topic: string; lag: number }>>;
-  outboxBacklog?: () => Promise<number>;
   inFlight?: () => number;
 }
 
@@ -67,7 +67,7 @@ export function createMetrics(sources: MetricsSources): Metrics {
   new Gauge({
     name: 'outbox_backlog', help: 'Outbox entries not yet published to the bus', registers: [registry],
     async collect() {
-      await safely('outbox_backlog', async () => this.set(sources.outboxBacklog ? await sources.outboxBacklog() : (await sources.db.one<{ n: number }>('SELECT count(*)::int AS n FROM outbox WHERE sent_at IS NULL')).n));
+      await safely('outbox_backlog', async () => this.set(await outboxBacklog(sources.db)));
     },
   });
   new Gauge({

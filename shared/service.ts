@@ -151,18 +151,16 @@ export async function startService(config: Config, options: ServiceOptions = {})
     const botRunner: BotRunner | null = botDefinitions ? await startBotRunner(services, botDefinitions) : null;
 
     let ready = false;
-    const relayBacklog = relay;
     const metrics = createMetrics({
       db: database.db,
       logger,
-      pools: [passwords.stats, () => ({ name: 'image', ...images!.stats() }), analysis.stats],
+      pools: [passwords.stats, images.stats, analysis.stats],
       consumerLag: async () => {
         const groups = config.roles.has('actors') ? [SCHEDULE_WRITER_GROUP, SEARCH_INDEXER_GROUP] : [];
         const rows: Array<{ group: string; topic: string; lag: number }> = [];
         for (const group of groups) for (const [topic, lag] of Object.entries(await bus!.lag(group))) rows.push({ group, topic, lag });
         return rows;
       },
-      ...(relayBacklog ? { outboxBacklog: () => relayBacklog.backlog() } : {}),
       inFlight: () => edge?.inFlight() ?? 0,
     });
     // Every role listens on PORT: probes and /metrics everywhere, the API only in the edge role.

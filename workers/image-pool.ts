@@ -1,8 +1,7 @@
 // The image pool: uploads are decoded and resized by sharp in worker threads (image.worker.ts).
 
-import os from 'node:os';
-import { Piscina } from 'piscina';
-import type { Logger } from '../shared/logger.ts';
+import { createLogger, type Logger } from '../shared/logger.ts';
+import { createWorkerPool, type PoolStats } from './pool.ts';
 
 export type ImageFormat = 'jpeg' | 'png' | 'webp' | 'gif' | 'avif';
 
@@ -42,14 +41,6 @@ export class ImageError extends Error {
 
 const IMAGE_ERROR_MESSAGE = /^(IMAGE_INVALID|IMAGE_TOO_LARGE): ([\s\S]*)$/;
 
-export interface ImagePoolStats {
-  /** Tasks waiting for a free thread. */
-  queued: number;
-  /** Share of the pool's capacity in use since it started, 0..1. */
-  utilization: number;
-  threads: number;
-}
-
 export interface ImagePool {
   /**
    * Makes the original/medium/thumb variants. Takes ownership of `bytes`: when they fill their
@@ -58,7 +49,7 @@ export interface ImagePool {
    */
   process(bytes: Uint8Array): Promise<ProcessedImage>;
   close(): Promise<void>;
-  stats(): ImagePoolStats;
+  stats(): PoolStats;
 }
 
 export interface ImagePoolOptions {
@@ -66,42 +57,29 @@ export interface ImagePoolOptions {
   threads?: number;
   /** Threads kept alive while idle; default 1 (the first upload does not pay the start-up). */
   minThreads?: number;
-  /** Where pool-level failures go (a worker that died outside a task); default stderr. */
+  /** Where pool-level failures go (a worker that died outside a task); default a logger of errors only. */
   logger?: Pick<Logger, 'error'>;
 }
 
 export function createImagePool(options: ImagePoolOptions = {}): ImagePool {
-  const maxThreads = Math.max(1, options.threads ?? os.availableParallelism());
-  const minThreads = Math.min(maxThreads, Math.max(0, options.minThreads ?? 1));
-  const pool = new Piscina<ImageTask, ProcessedImage>({
-    name: 'default',
-    filename: new URL('./image.worker.ts', import.meta.url).href,
-    // Workers load TypeScript through tsx, like the main thread.
-    execArgv: ['--import', 'tsx'],
-    minThreads,
-    maxThreads,
-    idleTimeout: 30_000,
+  const logger = options.logger ?? createLogger('error');
+  const pool = createWorkerPool<ImageTask, ProcessedImage>('image', new URL('./image.worker.ts', import.meta.url), logger, {
+    ...(options.threads !== undefined ? { threads: options.threads } : {}),
+    minThreads: options.minThreads ?? 1,
+    // Uploads are bounded by their body limit and come from administrators: no load shedding.
+    maxQueue: Number.POSITIVE_INFINITY,
   });
-  pool.on('error', (error: unknown) => {
-    if (options.logger) options.logger.error({ err: error, pool: 'image' }, 'worker pool error');
-    else console.error('image pool error', error);
-  });
-
   return {
     async process(bytes) {
       const payload = ownsWholeBuffer(bytes) ? bytes : new Uint8Array(bytes);
       try {
-        return await pool.run({ bytes: payload }, { transferList: [payload.buffer] });
+        return await pool.run({ bytes: payload }, [payload.buffer]);
       } catch (error) {
         throw fromWorkerError(error);
       }
     },
-    async close() {
-      await pool.close();
-    },
-    stats() {
-      return { queued: pool.queueSize, utilization: pool.utilization, threads: pool.threads.length };
-    },
+    close: pool.close,
+    stats: pool.stats,
   };
 }
 

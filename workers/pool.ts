@@ -20,15 +20,23 @@ export interface WorkerPool<TTask, TResult> {
 export function createWorkerPool<TTask, TResult>(
   name: string,
   workerFile: URL,
-  logger: Logger,
-  options: { threads?: number; maxQueue?: number; workerData?: unknown; /** No thread until the first task (roles that rarely use the pool). */ lazy?: boolean } = {},
+  logger: Pick<Logger, 'error'>,
+  options: {
+    threads?: number;
+    maxQueue?: number;
+    workerData?: unknown;
+    /** No thread until the first task (roles that rarely use the pool). */
+    lazy?: boolean;
+    /** Threads kept alive while idle (default: all of them, or none when lazy). */
+    minThreads?: number;
+  } = {},
 ): WorkerPool<TTask, TResult> {
-  const threads = options.threads ?? availableParallelism();
+  const threads = Math.max(1, options.threads ?? availableParallelism());
   const piscina = new Piscina({
     filename: workerFile.href,
     // Workers load TypeScript through tsx, like the main thread.
     execArgv: ['--import', 'tsx'],
-    minThreads: options.lazy ? 0 : threads,
+    minThreads: Math.min(threads, options.minThreads ?? (options.lazy ? 0 : threads)),
     maxThreads: threads,
     // Bounded so that the last task in line still finishes within a client's patience.
     maxQueue: options.maxQueue ?? threads * 64,

@@ -20,14 +20,12 @@ import type { Services } from '../../shared/services.ts';
 import { bearerToken } from '../bearer.ts';
 import { reply, type Context } from '../context.ts';
 import type { Route } from '../router.ts';
-import { lockedError } from './login-lockout.ts';
+import { DUMMY_HASH, lockedError } from './login-lockout.ts';
 
 const VERIFY_LINK_LIFETIME_MS = 24 * 3600 * 1000;
 const REFRESH_WINDOW_S = 7 * 24 * 3600;
 const DEFAULT_PROFILE_PICTURES = 16;
 const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-/** Compared against when the e-mail is unknown, so timing does not reveal which e-mails exist. */
-const DUMMY_HASH = '$2b$10$ZemMaJ0cxrw342bT8jg3iuYARJUp3a0lFfKt68S35z4iPaa6EcY62';
 
 const registerBody = compile(RegisterBody);
 const loginBody = compile(LoginBody);

@@ -10,9 +10,8 @@ import type { Services } from '../../shared/services.ts';
 import { bearerToken } from '../bearer.ts';
 import { reply, type Context } from '../context.ts';
 import type { Route } from '../router.ts';
-import { lockedError } from './login-lockout.ts';
+import { DUMMY_HASH, lockedError } from './login-lockout.ts';
 
-const DUMMY_HASH = '$2b$10$ZemMaJ0cxrw342bT8jg3iuYARJUp3a0lFfKt68S35z4iPaa6EcY62';
 const loginBody = compile(AdminLoginBody);
 
 /** 401 unless the request carries a valid administrator token; user tokens (audience `user`) fail. */

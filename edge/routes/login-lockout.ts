@@ -1,4 +1,5 @@
-// The 429 of a locked IP, shared by /auth/login and /api/auth/login.
+// What /auth/login and /api/auth/login share: the 429 of a locked IP, and the hash compared
+// against when the account does not exist.
 import { HttpError } from '../../shared/errors.ts';
 
 export function lockedError(remainingMs: number): HttpError {
@@ -7,3 +8,6 @@ export function lockedError(remainingMs: number): HttpError {
     'Retry-After': String(Math.ceil(remainingMs / 1000)),
   });
 }
+
+/** Compared against when the e-mail or username is unknown, so timing does not reveal which exist. */
+export const DUMMY_HASH = '$2b$10$ZemMaJ0cxrw342bT8jg3iuYARJUp3a0lFfKt68S35z4iPaa6EcY62';

@@ -40,6 +40,11 @@ export async function appendOutbox(tx: Queryable, ...entries: OutboxEntry[]): Pr
   );
 }
 
+/** Entries not yet published, whichever process relays them. */
+export async function outboxBacklog(db: Queryable): Promise<number> {
+  return (await db.one<{ count: number }>('SELECT count(*)::bigint AS count FROM outbox WHERE sent_at IS NULL')).count;
+}
+
 export interface OutboxRelayOptions {
   db: Db;
   bus: Bus;
@@ -99,6 +104,6 @@ export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
   });
   return {
     stop: loop.stop,
-    backlog: async () => (await db.one<{ count: number }>('SELECT count(*)::bigint AS count FROM outbox WHERE sent_at IS NULL')).count,
+    backlog: () => outboxBacklog(db),
   };
 }

@@ -8,7 +8,7 @@ import { pathToFileURL } from 'node:url';
 import sharp from 'sharp';
 import { storeVariants, variantKeys } from '../../edge/uploads.ts';
 import type { ProcessedImage } from '../../workers/image-pool.ts';
-import { ConfigError, loadConfig, type Config } from '../config.ts';
+import { loadConfigOrReport, type Config } from '../config.ts';
 import { createLogger } from '../logger.ts';
 import { recordScheduleChange } from '../schedule-changes.ts';
 import { rebuildSearchIndex } from '../search/sync.ts';
@@ -289,16 +289,8 @@ async function embeddedDatabaseInUse(config: Config): Promise<number | null> {
 }
 
 async function main(): Promise<number> {
-  let config: Config;
-  try {
-    config = loadConfig();
-  } catch (error) {
-    if (error instanceof ConfigError) {
-      process.stderr.write(`configuration error: ${error.message}\n`);
-      return 1;
-    }
-    throw error;
-  }
+  const config = loadConfigOrReport();
+  if (!config) return 1;
   const busy = await embeddedDatabaseInUse(config);
   if (busy !== null) {
     process.stderr.write(

@@ -1,6 +1,6 @@
 // `node --import tsx shared/db/migrate-cli.ts`: applies the migrations and exits (the Kubernetes
 // migration Job runs it before a rollout). Needs DATABASE_URL.
-import { ConfigError, loadConfig } from '../config.ts';
+import { ConfigError, loadConfig, reportConfigError } from '../config.ts';
 import { createLogger } from '../logger.ts';
 import { connectDatabase } from './database.ts';
 import { migrate } from './migrate.ts';
@@ -18,7 +18,6 @@ try {
   }
   process.exit(0);
 } catch (error) {
-  if (error instanceof ConfigError) process.stderr.write(`configuration error: ${error.message}\n`);
-  else logger.fatal({ err: error }, 'migration failed');
+  if (!reportConfigError(error)) logger.fatal({ err: error }, 'migration failed');
   process.exit(1);
 }
