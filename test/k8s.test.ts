@@ -503,6 +503,17 @@ for (const overlay of OVERLAYS) {
       t.true(custom.length > 0, 'the overlay renders custom resources');
       t.deepEqual(problems, []);
     });
+    test(`${overlay}: the CRD check refuses what the API server would (an unserved version, an unknown field, a wrong type)`, (t) => {
+      const r = render(overlay);
+      const kafka = one(r, 'Kafka');
+      const topic = find(r, 'KafkaTopic')[0]!;
+      const cluster = one(r, 'Cluster');
+      t.true(CRDS.validate({ ...kafka, apiVersion: 'kafka.strimzi.io/v1beta2' }).length > 0, 'v1beta2 is no longer served');
+      t.true(CRDS.validate({ ...topic, spec: { ...topic.spec, partition: 3 } }).length > 0, 'unknown field in a structural schema');
+      t.true(CRDS.validate({ ...topic, spec: { ...topic.spec, partitions: '3' } }).length > 0, 'a string where the CRD wants an integer');
+      t.true(CRDS.validate({ ...cluster, spec: { ...cluster.spec, postgresql: { parameters: { max_connections: 100 } } } }).length > 0, 'CloudNativePG parameters are strings');
+      t.true(CRDS.validate({ ...cluster, apiVersion: 'example.io/v1' }).length > 0, 'a kind no CRD defines');
+    });
   } else {
     const reason = `${CONTRACTS}/crds not found (clone shared/ beside the repository): custom resources NOT validated against their CRDs`;
     console.warn(`test/k8s.test.ts: ${reason}`);
