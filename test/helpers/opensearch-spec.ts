@@ -446,12 +446,19 @@ function unionOneOf(node: Any): void {
   for (const value of Object.values(node)) unionOneOf(value);
 }
 
-/** ajv errors, shortest first (the deepest oneOf noise last), at most 8. */
+/**
+ * ajv errors, most specific first: deeper in the value first, and among unions the errors of
+ * branches refused only for their `type` discriminator last. At most 8.
+ */
 function summarize(errors: ErrorObject[], where: string): string[] {
-  const lines = errors.map((e) => {
-    const params = e.keyword === 'enum' ? ` ${JSON.stringify((e.params as { allowedValues: unknown[] }).allowedValues)}` : e.keyword === 'const' ? ` ${JSON.stringify((e.params as { allowedValue: unknown }).allowedValue)}` : '';
-    return `${where}${e.instancePath}: ${e.message}${params} (${e.schemaPath})`;
-  });
+  const discriminator = (e: ErrorObject) => /\/type$/.test(e.instancePath) && (e.keyword === 'enum' || e.keyword === 'const');
+  const rank = (e: ErrorObject) => e.instancePath.split('/').length * 2 - (discriminator(e) ? 1 : 0);
+  const lines = [...errors]
+    .sort((a, b) => rank(b) - rank(a))
+    .map((e) => {
+      const params = e.keyword === 'enum' ? ` ${JSON.stringify((e.params as { allowedValues: unknown[] }).allowedValues)}` : e.keyword === 'const' ? ` ${JSON.stringify((e.params as { allowedValue: unknown }).allowedValue)}` : '';
+      return `${where}${e.instancePath}: ${e.message}${params} (${e.schemaPath})`;
+    });
   const unique = [...new Set(lines)];
   return unique.length > 8 ? [...unique.slice(0, 8), `${where}: … ${unique.length - 8} more schema errors`] : unique;
 }
