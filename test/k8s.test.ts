@@ -1,7 +1,8 @@
 // Packaging (issue 7): renders every Kustomize overlay under k8s/overlays with kustomize v5 (a
 // standalone `kustomize` or the one inside `kubectl`), validates each object offline (built-in kinds
 // against the Kubernetes OpenAPI schemas shipped by `kubernetes-models`, and once more through their
-// TypeScript types to catch unknown fields; operator kinds against the schemas below), and checks what
+// TypeScript types to catch unknown fields; custom resources against their operators' published CRDs
+// in ../shared/contracts/crds), and checks what
 // the schemas cannot: every variable the code reads reaches every Deployment container, every
 // referenced Secret/ConfigMap key exists, probes, security, wiring to Kafka, PostgreSQL, OpenSearch.
 // The Dockerfile cannot be built here (no container engine): it is linted statically.
@@ -10,10 +11,10 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import test from 'ava';
-import { Ajv, type ValidateFunction } from 'ajv';
 import ts from 'typescript';
 import { parseAllDocuments } from 'yaml';
 import { ConfigError, loadConfig } from '../shared/config.ts';
+import { contractsDir, loadCrds } from './helpers/crds.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const K8S = join(ROOT, 'k8s');
@@ -224,170 +225,14 @@ function render(overlay: string): Rendered {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Schemas of the operator kinds (the parts these manifests use; the operators' CRDs are not
-// available offline). Built-in kinds use kubernetes-models instead.
+// Operator kinds: validated against the operators' published CRDs (test/helpers/crds.ts), read
+// from ../shared/contracts/crds at test time. Every object outside the Kubernetes API groups is a
+// custom resource and must name a CRD version that is served.
 
-const str = { type: 'string', minLength: 1 };
-const int = (minimum: number) => ({ type: 'integer', minimum });
-const stringMap = { type: 'object', additionalProperties: { type: 'string' } };
-const quantity = { anyOf: [{ type: 'string', pattern: '^[0-9.]+([KMGTPE]i?|m)?$' }, { type: 'number' }] };
-const resources = {
-  type: 'object',
-  properties: { requests: { type: 'object', additionalProperties: quantity }, limits: { type: 'object', additionalProperties: quantity } },
-  additionalProperties: false,
-};
-const clusterLabel = {
-  type: 'object', required: ['labels'],
-  properties: { labels: { type: 'object', required: ['strimzi.io/cluster'], properties: { 'strimzi.io/cluster': str } } },
-};
-const configValue = { anyOf: [{ type: 'string' }, { type: 'number' }, { type: 'boolean' }] };
-
-const CRD_SCHEMAS: Record<string, object> = {
-  'kafka.strimzi.io/v1beta2/Kafka': {
-    type: 'object', required: ['spec'],
-    properties: {
-      spec: {
-        type: 'object', required: ['kafka'],
-        not: { required: ['zookeeper'] },
-        properties: {
-          kafka: {
-            type: 'object', required: ['listeners'],
-            properties: {
-              version: { type: 'string', pattern: '^\\d+\\.\\d+\\.\\d+$' },
-              metadataVersion: { type: 'string', pattern: '^\\d+\\.\\d+-IV\\d+$' },
-              listeners: {
-                type: 'array', minItems: 1,
-                items: {
-                  type: 'object', required: ['name', 'port', 'type', 'tls'],
-                  properties: {
-                    name: { type: 'string', pattern: '^[a-z0-9]{1,11}$' },
-                    port: { type: 'integer', minimum: 9092, maximum: 65535, not: { enum: [9404, 9999] } },
-                    type: { enum: ['internal', 'route', 'loadbalancer', 'nodeport', 'ingress', 'cluster-ip'] },
-                    tls: { type: 'boolean' },
-                  },
-                },
-              },
-              config: { type: 'object', additionalProperties: configValue },
-            },
-          },
-          entityOperator: { type: 'object', properties: { topicOperator: { type: 'object' }, userOperator: { type: 'object' } } },
-        },
-      },
-    },
-  },
-  'kafka.strimzi.io/v1beta2/KafkaNodePool': {
-    type: 'object', required: ['spec', 'metadata'],
-    properties: {
-      metadata: clusterLabel,
-      spec: {
-        type: 'object', required: ['replicas', 'roles', 'storage'], additionalProperties: false,
-        properties: {
-          replicas: int(0),
-          roles: { type: 'array', minItems: 1, uniqueItems: true, items: { enum: ['controller', 'broker'] } },
-          storage: {
-            type: 'object', required: ['type'],
-            properties: {
-              type: { enum: ['jbod', 'ephemeral', 'persistent-claim'] },
-              volumes: {
-                type: 'array', minItems: 1,
-                items: {
-                  type: 'object', required: ['id', 'type'],
-                  properties: {
-                    id: int(0), type: { enum: ['ephemeral', 'persistent-claim'] }, size: { type: 'string', pattern: '^[0-9]+([KMGT]i)$' },
-                    deleteClaim: { type: 'boolean' }, kraftMetadata: { enum: ['shared'] }, class: str,
-                  },
-                  additionalProperties: false,
-                },
-              },
-            },
-          },
-          resources,
-          jvmOptions: { type: 'object' },
-          template: { type: 'object' },
-        },
-      },
-    },
-  },
-  'kafka.strimzi.io/v1beta2/KafkaTopic': {
-    type: 'object', required: ['spec', 'metadata'],
-    properties: {
-      metadata: clusterLabel,
-      spec: {
-        type: 'object', required: ['partitions', 'replicas'], additionalProperties: false,
-        properties: { topicName: str, partitions: int(1), replicas: { type: 'integer', minimum: 1, maximum: 32767 }, config: { type: 'object', additionalProperties: configValue } },
-      },
-    },
-  },
-  'opensearch.org/v1/OpenSearchCluster': {
-    type: 'object', required: ['spec'],
-    properties: {
-      spec: {
-        type: 'object', required: ['general', 'nodePools'],
-        properties: {
-          general: {
-            type: 'object', required: ['serviceName', 'version'],
-            properties: { serviceName: str, version: str, httpPort: int(1), setVMMaxMapCount: { type: 'boolean' }, pluginsList: { type: 'array', items: str } },
-          },
-          security: {
-            type: 'object',
-            properties: {
-              config: { type: 'object', additionalProperties: { type: 'object', required: ['name'], properties: { name: str } } },
-              tls: { type: 'object', properties: { transport: { type: 'object' }, http: { type: 'object' } }, additionalProperties: false },
-            },
-          },
-          dashboards: { type: 'object', properties: { enable: { type: 'boolean' } } },
-          nodePools: {
-            type: 'array', minItems: 1,
-            items: {
-              type: 'object', required: ['component', 'replicas', 'roles'],
-              properties: {
-                component: str, replicas: int(1), diskSize: { type: 'string', pattern: '^[0-9]+[KMGT]i$' }, jvm: str, resources,
-                roles: { type: 'array', minItems: 1, items: { enum: ['cluster_manager', 'master', 'data', 'ingest', 'ml', 'remote_cluster_client', 'search', 'warm'] } },
-                pdb: { type: 'object', properties: { enable: { type: 'boolean' }, minAvailable: int(0), maxUnavailable: int(0) } },
-              },
-            },
-          },
-        },
-      },
-    },
-  },
-  'postgresql.cnpg.io/v1/Cluster': {
-    type: 'object', required: ['spec'],
-    properties: {
-      spec: {
-        type: 'object', required: ['instances', 'storage'],
-        properties: {
-          instances: int(1),
-          primaryUpdateStrategy: { enum: ['supervised', 'unsupervised'] },
-          bootstrap: { type: 'object', properties: { initdb: { type: 'object', required: ['database', 'owner'], properties: { database: str, owner: str } } } },
-          // CloudNativePG's parameters are map[string]string: a bare number is rejected by the API server.
-          postgresql: { type: 'object', properties: { parameters: stringMap } },
-          storage: { type: 'object', required: ['size'], properties: { size: { type: 'string', pattern: '^[0-9]+[KMGT]i$' } } },
-          affinity: { type: 'object', properties: { enablePodAntiAffinity: { type: 'boolean' }, topologyKey: str, podAntiAffinityType: { enum: ['preferred', 'required'] } } },
-          resources,
-        },
-      },
-    },
-  },
-  'postgresql.cnpg.io/v1/Pooler': {
-    type: 'object', required: ['spec'],
-    properties: {
-      spec: {
-        type: 'object', required: ['cluster', 'pgbouncer'],
-        properties: {
-          cluster: { type: 'object', required: ['name'], properties: { name: str } },
-          instances: int(0),
-          type: { enum: ['rw', 'ro'] },
-          pgbouncer: { type: 'object', properties: { poolMode: { enum: ['session', 'transaction'] }, parameters: stringMap } },
-          template: { type: 'object' },
-        },
-      },
-    },
-  },
-};
-
-const ajv = new Ajv({ allErrors: true, strict: false });
-const crdValidators = new Map<string, ValidateFunction>(Object.entries(CRD_SCHEMAS).map(([key, schema]) => [key, ajv.compile(schema)]));
+const CONTRACTS = contractsDir(ROOT);
+const CRDS = loadCrds(join(CONTRACTS, 'crds'));
+const NO_CRDS = `${CONTRACTS}/crds not found (clone shared/ beside the repository): custom resources NOT validated against their CRDs`;
+if (!CRDS) console.warn(`test/k8s.test.ts: ${NO_CRDS}`);
 
 /** apiVersions served by Kubernetes itself: validated through kubernetes-models. */
 const isBuiltIn = (apiVersion: string) => !apiVersion.includes('.') || /\.k8s\.io\//.test(apiVersion);
@@ -414,9 +259,7 @@ async function validateObject(o: K8sObject): Promise<string | null> {
     }
     return null;
   }
-  const validate = crdValidators.get(`${o.apiVersion}/${o.kind}`);
-  if (!validate) return `${id(o)}: no schema for ${o.apiVersion} ${o.kind} in test/k8s.test.ts (add one)`;
-  if (!validate(o)) return `${id(o)}: ${ajv.errorsText(validate.errors, { dataVar: id(o) })}`;
+  // Custom resources: the CRD test below.
   return null;
 }
 
@@ -649,6 +492,33 @@ for (const overlay of OVERLAYS) {
   test(`${overlay}: built-in objects carry no unknown fields`, (t) => {
     t.deepEqual(unknownFields(render(overlay).objects), []);
   });
+
+  if (CRDS) {
+    test(`${overlay}: every custom resource validates against the served version of its operator's CRD`, (t) => {
+      const custom = render(overlay).objects.filter((o) => !isBuiltIn(o.apiVersion));
+      const problems = custom.flatMap((o) => CRDS.validate(o));
+      const kinds = [...new Set(custom.map((o) => `${o.apiVersion} ${o.kind}`))].sort();
+      // CEL rules (x-kubernetes-validations) are not evaluated here: name the ones these resources reach.
+      const cel = custom.flatMap((o) => CRDS.celRulesReached(o));
+      t.log(`${custom.length} custom resources (${kinds.join(', ')}) checked against the CRDs in ${CONTRACTS}/crds; ` +
+        `CEL rules on fields they set, NOT evaluated here: ${cel.length === 0 ? 'none' : cel.join('; ')}`);
+      t.true(custom.length > 0, 'the overlay renders custom resources');
+      t.deepEqual(problems, []);
+    });
+    test(`${overlay}: the CRD check refuses what the API server would (an unserved version, an unknown field, a wrong type)`, (t) => {
+      const r = render(overlay);
+      const kafka = one(r, 'Kafka');
+      const topic = find(r, 'KafkaTopic')[0]!;
+      const cluster = one(r, 'Cluster');
+      t.true(CRDS.validate({ ...kafka, apiVersion: 'kafka.strimzi.io/v1beta2' }).length > 0, 'v1beta2 is no longer served');
+      t.true(CRDS.validate({ ...topic, spec: { ...topic.spec, partition: 3 } }).length > 0, 'unknown field in a structural schema');
+      t.true(CRDS.validate({ ...topic, spec: { ...topic.spec, partitions: '3' } }).length > 0, 'a string where the CRD wants an integer');
+      t.true(CRDS.validate({ ...cluster, spec: { ...cluster.spec, postgresql: { parameters: { max_connections: 100 } } } }).length > 0, 'CloudNativePG parameters are strings');
+      t.true(CRDS.validate({ ...cluster, apiVersion: 'example.io/v1' }).length > 0, 'a kind no CRD defines');
+    });
+  } else {
+    test.skip(`${overlay}: every custom resource validates against its operator's CRD (skipped: ${NO_CRDS})`, () => {});
+  }
 
   test(`${overlay}: every variable the code reads reaches every Deployment container`, (t) => {
     const r = render(overlay);
@@ -904,8 +774,8 @@ for (const overlay of OVERLAYS) {
   test(`${overlay}: Kafka runs in KRaft mode with a topic (and its .dlq) for every topic the code uses`, (t) => {
     const r = render(overlay);
     const kafka = one(r, 'Kafka');
-    t.is(kafka.metadata.annotations?.['strimzi.io/kraft'], 'enabled');
-    t.is(kafka.metadata.annotations?.['strimzi.io/node-pools'], 'enabled');
+    // kafka.strimzi.io/v1 (Strimzi 1.x) runs KRaft with node pools only; v1beta2 is no longer served.
+    t.is(kafka.apiVersion, 'kafka.strimzi.io/v1');
     t.truthy(kafka.spec.entityOperator?.topicOperator, 'the Topic Operator manages the KafkaTopics');
     t.is(String(kafka.spec.kafka.config?.['auto.create.topics.enable']), 'false');
     const pools = find(r, 'KafkaNodePool').filter((p) => p.metadata.labels?.['strimzi.io/cluster'] === kafka.metadata.name);
