@@ -8,12 +8,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import puppeteer from 'puppeteer-core';
 import type { Browser, HTTPRequest, Page } from 'puppeteer-core';
+import { NPM_CHROMIUM_PACKAGE, resolveChromium } from './chromium-executable.ts';
 
-export const DEFAULT_CHROMIUM_PATH = '/usr/bin/chromium';
-export const CHROMIUM_INSTALL_HINT = 'apt-get update && apt-get install -y chromium fonts-nanum';
+export const CHROMIUM_INSTALL_HINT =
+  `CHROMIUM_PATH를 지정하지 않으면 PATH의 chromium, 없으면 npm 패키지 ${NPM_CHROMIUM_PACKAGE}의 Chromium을 씁니다`;
 
 export interface BrowserLaunchOptions {
-  executablePath: string;
+  /** CHROMIUM_PATH; unset: a Chromium on PATH, else the npm-shipped one (chromium-executable.ts). */
+  executablePath?: string | null;
   /**
    * Host names the browser may resolve; every other name fails to resolve inside Chromium,
    * which also silences its own background lookups. A new host relaunches the browser.
@@ -22,7 +24,7 @@ export interface BrowserLaunchOptions {
 }
 
 export interface PageOptions {
-  executablePath: string;
+  executablePath?: string | null;
   /** Default timeout of navigations and waits on the page. */
   timeoutMs: number;
   /** Origins (`scheme://host:port`) the page may request; everything else is aborted. */
@@ -89,8 +91,17 @@ export async function assertChromiumExists(executablePath: string): Promise<void
   }
 }
 
-async function launch(executablePath: string, hosts: ReadonlySet<string>): Promise<SharedBrowser> {
-  await assertChromiumExists(executablePath);
+/** The browser file to launch: CHROMIUM_PATH as given (it must exist), else the looked-up one. */
+export async function browserExecutable(configured: string | null | undefined): Promise<string> {
+  if (configured) {
+    await assertChromiumExists(configured);
+    return configured;
+  }
+  return (await resolveChromium()).executablePath;
+}
+
+async function launch(configured: string | null | undefined, hosts: ReadonlySet<string>): Promise<SharedBrowser> {
+  const executablePath = await browserExecutable(configured);
   const userDataDir = await mkdtemp(join(tmpdir(), 'schedule-bot-chromium-'));
   let browser: Browser;
   try {
