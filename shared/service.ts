@@ -40,6 +40,7 @@ import { systemClock, type Clock } from './clock.ts';
 import type { Config } from './config.ts';
 import { connectDatabase, type Database } from './db/database.ts';
 import type { EmbeddedDatabase } from './db/embedded-postgres.ts';
+import { EMBEDDED_DATABASE } from './db/embedded-running.ts';
 import { migrate } from './db/migrate.ts';
 import { upsertAdmin } from './db/repositories/admin-users.ts';
 import { createLogger, type Logger } from './logger.ts';
@@ -59,8 +60,6 @@ export interface ServiceOptions {
   clock?: Clock;
   logger?: Logger;
 }
-
-const EMBEDDED_DATABASE = 'schedule';
 
 async function openDatabase(config: Config, logger: Logger): Promise<{ database: Database; embedded: EmbeddedDatabase | null }> {
   if (config.databaseUrl) return { database: connectDatabase(config.databaseUrl, logger), embedded: null };
