@@ -32,10 +32,7 @@ import type { FakeMirror, FakePost } from './fakes/microblog-mirror.ts';
 // CHROMIUM_PATH when set, else what the bots would use: a chromium on PATH, else the npm one.
 let CHROMIUM = '';
 let chromiumSource = '';
-const chromiumProblem: string | null = await (process.env.CHROMIUM_PATH
-  ? assertChromiumExists(process.env.CHROMIUM_PATH).then(() => ({ executablePath: process.env.CHROMIUM_PATH!, source: 'CHROMIUM_PATH' }))
-  : resolveChromium()
-).then(
+const chromiumProblem: string | null = await resolveChromium({ configured: process.env.CHROMIUM_PATH }).then(
   (found) => {
     CHROMIUM = found.executablePath;
     chromiumSource = found.source;

@@ -2,16 +2,14 @@
 // Pages are short-lived: each call gets a fresh tab that may only talk to the origins it
 // names, and the tab is closed whatever happens.
 
-import { constants as fsConstants } from 'node:fs';
-import { access, mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import puppeteer from 'puppeteer-core';
 import type { Browser, HTTPRequest, Page } from 'puppeteer-core';
-import { NPM_CHROMIUM_PACKAGE, resolveChromium } from './chromium-executable.ts';
+import { resolveChromium } from './chromium-executable.ts';
 
-export const CHROMIUM_INSTALL_HINT =
-  `CHROMIUM_PATH를 지정하지 않으면 PATH의 chromium, 없으면 npm 패키지 ${NPM_CHROMIUM_PACKAGE}의 Chromium을 씁니다`;
+export { BrowserNotFoundError, CHROMIUM_INSTALL_HINT, assertChromiumExists } from './chromium-executable.ts';
 
 export interface BrowserLaunchOptions {
   /** CHROMIUM_PATH; unset: a Chromium on PATH, else the npm-shipped one (chromium-executable.ts). */
@@ -32,20 +30,6 @@ export interface PageOptions {
   /** Page scripts stay off unless asked for: reading server-rendered HTML needs none. */
   javaScriptEnabled?: boolean;
   onBlockedRequest?: (url: string) => void;
-}
-
-export class BrowserNotFoundError extends Error {
-  override readonly name = 'BrowserNotFoundError';
-  readonly status = 500;
-  readonly executablePath: string;
-
-  constructor(executablePath: string) {
-    super(
-      `Chromium 실행 파일을 찾을 수 없습니다 (${executablePath}). ` +
-        `설치 방법: ${CHROMIUM_INSTALL_HINT}`,
-    );
-    this.executablePath = executablePath;
-  }
 }
 
 // DEPENDENCIES.md's flags, plus a few more that keep Chromium's own services quiet. Debian's
@@ -83,25 +67,8 @@ let launching: Promise<SharedBrowser> | null = null;
 const retiredBrowsers = new Set<SharedBrowser>();
 let openPages = 0;
 
-export async function assertChromiumExists(executablePath: string): Promise<void> {
-  try {
-    await access(executablePath, fsConstants.X_OK);
-  } catch {
-    throw new BrowserNotFoundError(executablePath);
-  }
-}
-
-/** The browser file to launch: CHROMIUM_PATH as given (it must exist), else the looked-up one. */
-export async function browserExecutable(configured: string | null | undefined): Promise<string> {
-  if (configured) {
-    await assertChromiumExists(configured);
-    return configured;
-  }
-  return (await resolveChromium()).executablePath;
-}
-
 async function launch(configured: string | null | undefined, hosts: ReadonlySet<string>): Promise<SharedBrowser> {
-  const executablePath = await browserExecutable(configured);
+  const { executablePath } = await resolveChromium({ configured });
   const userDataDir = await mkdtemp(join(tmpdir(), 'schedule-bot-chromium-'));
   let browser: Browser;
   try {

