@@ -5,7 +5,7 @@
 
 import { execFile } from 'node:child_process';
 import { constants as fsConstants } from 'node:fs';
-import { access, mkdir, mkdtemp, readFile, rename, rm, stat } from 'node:fs/promises';
+import { access, chmod, mkdir, mkdtemp, readFile, rename, rm, stat } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
@@ -121,6 +121,9 @@ async function unpackNpmChromium(pkg: NpmChromiumPackage, cacheDir: string | und
           timeout: 180_000,
         });
         if (!(await isExecutableFile(join(staging, 'chromium')))) throw new Error(`${NPM_CHROMIUM_PACKAGE} unpacked no chromium`);
+        // mkdtemp and the package make both owner-only; another user (the service's) may launch it.
+        await chmod(staging, 0o755);
+        await chmod(join(staging, 'chromium'), 0o755);
         await rename(staging, target).catch(async (error: unknown) => {
           if (!(await isExecutableFile(executable))) throw error; // else another process won the race
         });
