@@ -130,7 +130,7 @@ export async function startService(config: Config, options: ServiceOptions = {})
     };
     if (config.roles.has('edge')) {
       const empty = await database.db.one<{ empty: boolean }>('SELECT NOT EXISTS (SELECT 1 FROM members) AND NOT EXISTS (SELECT 1 FROM schedules) AS empty');
-      if (empty.empty) logger.info('the database is empty: stop the server and run `npm run seed:demo` to load the demo data set (데모 데이터)');
+      if (empty.empty) logger.info('the database is empty: run `npm run seed:demo` (this server may keep running) to load the demo data set (데모 데이터)');
     }
     if (config.admin) {
       const id = await upsertAdmin(database.db, config.admin.username, await passwords.hash(config.admin.password.normalize('NFC')));

@@ -45,7 +45,7 @@ const months = (y: number) => Promise.all(Array.from({ length: 12 }, (_, i) => m
 
 /** Polls until `check` holds: the server learns of the seed through its outbox relay, not at once. */
 async function eventually(what: string, check: () => Promise<boolean>): Promise<void> {
-  for (let attempt = 0; attempt < 120; attempt++) {
+  for (let attempt = 0; attempt < 480; attempt++) {
     if (await check()) return;
     if (exited()) throw new Error(`the server exited while waiting for: ${what}\n${serverLog.slice(-2000)}`);
     await new Promise((resolve) => setTimeout(resolve, 250));
