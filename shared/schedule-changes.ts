@@ -13,12 +13,15 @@ export interface ScheduleChange {
   action: 'create' | 'update' | 'delete';
   /** Dates the schedule had before and after the write (YYYY-MM-DD): their months are invalidated. */
   dates: string[];
+  /** Members changed in the same write (their birthdays are listed in every year): every month goes. */
+  everyMonth?: boolean;
 }
 
 export interface ScheduleChangedMessage {
   scheduleId: number;
   action: ScheduleChange['action'];
   months: Array<{ year: number; month: number }>;
+  everyMonth?: true;
 }
 
 const monthsOf = (dates: string[]) => {
@@ -33,7 +36,12 @@ export async function recordScheduleChange(tx: Queryable, ...changes: ScheduleCh
     ...changes.map((change) => ({
       topic: TOPICS.scheduleChanged,
       key: String(change.scheduleId),
-      payload: { scheduleId: change.scheduleId, action: change.action, months: monthsOf(change.dates) } satisfies ScheduleChangedMessage,
+      payload: {
+        scheduleId: change.scheduleId,
+        action: change.action,
+        months: monthsOf(change.dates),
+        ...(change.everyMonth ? { everyMonth: true as const } : {}),
+      } satisfies ScheduleChangedMessage,
     })),
   );
 }

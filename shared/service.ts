@@ -40,6 +40,7 @@ import { systemClock, type Clock } from './clock.ts';
 import type { Config } from './config.ts';
 import { connectDatabase, type Database } from './db/database.ts';
 import type { EmbeddedDatabase } from './db/embedded-postgres.ts';
+import { EMBEDDED_DATABASE } from './db/embedded-running.ts';
 import { migrate } from './db/migrate.ts';
 import { upsertAdmin } from './db/repositories/admin-users.ts';
 import { createLogger, type Logger } from './logger.ts';
@@ -59,8 +60,6 @@ export interface ServiceOptions {
   clock?: Clock;
   logger?: Logger;
 }
-
-const EMBEDDED_DATABASE = 'schedule';
 
 async function openDatabase(config: Config, logger: Logger): Promise<{ database: Database; embedded: EmbeddedDatabase | null }> {
   if (config.databaseUrl) return { database: connectDatabase(config.databaseUrl, logger), embedded: null };
@@ -131,7 +130,7 @@ export async function startService(config: Config, options: ServiceOptions = {})
     };
     if (config.roles.has('edge')) {
       const empty = await database.db.one<{ empty: boolean }>('SELECT NOT EXISTS (SELECT 1 FROM members) AND NOT EXISTS (SELECT 1 FROM schedules) AS empty');
-      if (empty.empty) logger.info('the database is empty: stop the server and run `npm run seed:demo` to load the demo data set (데모 데이터)');
+      if (empty.empty) logger.info('the database is empty: run `npm run seed:demo` (this server may keep running) to load the demo data set (데모 데이터)');
     }
     if (config.admin) {
       const id = await upsertAdmin(database.db, config.admin.username, await passwords.hash(config.admin.password.normalize('NFC')));

@@ -101,7 +101,8 @@ test.before(async () => {
     VIDEO_API_URL: fake.url,
     VIDEO_API_KEY: API_KEY,
     MICROBLOG_MIRROR_URL: mirror.url,
-    CHROMIUM_PATH: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    // Unset: the service looks the browser up as `npm start` does (PATH, then the npm package).
+    ...(process.env.CHROMIUM_PATH ? { CHROMIUM_PATH: process.env.CHROMIUM_PATH } : {}),
   });
   token = await adminToken(service.url);
   const inserted = [

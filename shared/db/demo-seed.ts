@@ -1,8 +1,6 @@
 // `npm run seed:demo`: loads the demo data set (demo-data.ts) into an empty database — members,
 // albums with generated covers, a year of schedules and school events with generated posters — then
 // rebuilds the search index. Refuses when members, albums or schedules already hold rows.
-import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import sharp from 'sharp';
@@ -14,6 +12,7 @@ import { recordScheduleChange } from '../schedule-changes.ts';
 import { rebuildSearchIndex } from '../search/sync.ts';
 import type { Services } from '../services.ts';
 import type { Queryable, Tx } from './database.ts';
+import { runningEmbeddedDatabase } from './embedded-running.ts';
 import { demoDataSet, type DemoArtwork, type DemoDataSet, type DemoSchedule } from './demo-data.ts';
 import { insertImage } from './repositories/images.ts';
 import { upsertVenue } from './repositories/venues.ts';
@@ -159,8 +158,9 @@ async function insertSchedule(tx: Tx, s: Services, schedule: DemoSchedule, membe
       posterIds.length > 0 ? posterIds : null,
     ]);
   }
-  // Like every schedule write: other replicas' caches and the indexer follow the outbox.
-  await recordScheduleChange(tx, { scheduleId: id, action: 'create', dates: [schedule.date] });
+  // Like every schedule write: the indexer and every edge's cache follow the outbox. The members'
+  // birthdays are new too, and they are listed in every year's months: every cached month goes.
+  await recordScheduleChange(tx, { scheduleId: id, action: 'create', dates: [schedule.date], everyMonth: true });
   return { imageCount: posters.length };
 }
 
@@ -262,48 +262,22 @@ export function describeOutcome(outcome: SeedOutcome): string {
 
 // ---- command line --------------------------------------------------------------------------------
 
-/**
- * The embedded PostgreSQL of a running `npm start` holds DATA_DIR/pg; starting a second one there
- * would stop it (the start-up treats a live postmaster as an orphan). Its pid when the postmaster's
- * parent is still a Node process; an orphan (reparented to init or a subreaper) is left to the start-up.
- */
-async function embeddedDatabaseInUse(config: Config): Promise<number | null> {
-  if (config.databaseUrl) return null;
-  const pidFile = join(config.dataDir, 'pg', 'postmaster.pid');
-  if (!existsSync(pidFile)) return null;
-  const pid = Number((await readFile(pidFile, 'utf8')).split('\n')[0]);
-  if (!Number.isInteger(pid) || pid <= 0) return null;
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return null; // stale file
-  }
-  try {
-    const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
-    const parent = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-    if (!(parent > 1)) return null;
-    return (await readFile(`/proc/${parent}/comm`, 'utf8')).trim() === 'node' ? pid : null;
-  } catch {
-    return pid; // no /proc: assume it is in use rather than stop it
-  }
-}
-
 async function main(): Promise<number> {
   const config = loadConfigOrReport();
   if (!config) return 1;
-  const busy = await embeddedDatabaseInUse(config);
-  if (busy !== null) {
-    process.stderr.write(
-      `데모 데이터를 넣지 않았습니다 / demo data not seeded: ${config.dataDir} 의 내장 데이터베이스를 실행 중인 서버(postgres ${busy})가 쓰고 있습니다. 서버를 멈춘 뒤 다시 실행하세요 / stop the running server first\n`,
-    );
-    return 1;
+  // A running `npm start` owns DATA_DIR/pg: connect to its PostgreSQL instead of starting a second
+  // one there (the start-up would stop it as an orphan). Its relay, cache invalidation and indexer
+  // then pick the seed up from the outbox.
+  const server = config.databaseUrl ? null : await runningEmbeddedDatabase(join(config.dataDir, 'pg'));
+  if (server) {
+    process.stdout.write(`실행 중인 서버의 내장 데이터베이스(postgres ${server.pid})에 넣습니다 / seeding the running server's embedded database\n`);
   }
   // Service logs only when LOG_LEVEL asks for them: the command prints its own one line.
   const logger = createLogger(process.env.LOG_LEVEL?.trim() ? config.logLevel : 'warn');
   // Loaded here, not at the top: importing isDatabaseEmpty must not pull in the whole service.
   const { startService } = await import('../service.ts');
   // No role: the shared services only (database, migrations, storage, pools, search index).
-  const running = await startService({ ...config, roles: new Set() }, { logger });
+  const running = await startService({ ...config, ...(server ? { databaseUrl: server.url } : {}), roles: new Set() }, { logger });
   try {
     process.stdout.write(`${describeOutcome(await seedDemo(running.services))}\n`);
     return 0;

@@ -8,6 +8,7 @@ import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import type { Logger } from '../logger.ts';
+import { embeddedPasswordFile } from './embedded-running.ts';
 
 export interface EmbeddedDatabase {
   /** Connection URL of the cluster's `postgres` database. */
@@ -63,7 +64,7 @@ export async function startEmbeddedPostgres(
   // The server runs as the unprivileged `postgres` user when we are root: it must be able to reach the folder.
   await mkdir(dirname(dir), { recursive: true });
   await chmod(dirname(dir), 0o755).catch(() => undefined);
-  const passwordFile = `${dir}.password`;
+  const passwordFile = embeddedPasswordFile(dir);
   let password: string;
   if (existsSync(passwordFile)) password = (await readFile(passwordFile, 'utf8')).trim();
   else {

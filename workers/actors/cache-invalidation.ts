@@ -1,6 +1,7 @@
-// Cache invalidation fan-out: every edge replica drops the months named by schedule.changed, so a
-// write on one replica (or by the schedule writer in the actors role) reaches all caches. Each
-// running service is its own consumer group and starts from the newest message: a replica with an empty
+// Cache invalidation fan-out: every edge replica drops the months named by schedule.changed (every
+// month for a change marked `everyMonth`, such as the demo seed's), so a write on one replica, by
+// the schedule writer in the actors role or by the seed command reaches all caches. Each running
+// service is its own consumer group and starts from the newest message: a replica with an empty
 // cache has nothing stale to drop.
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
@@ -16,6 +17,9 @@ export function cacheInvalidationGroup(): string {
 export function startCacheInvalidation(s: Services, bus: Bus): Promise<Subscription> {
   return bus.subscribe(cacheInvalidationGroup(), [TOPICS.scheduleChanged], async (message) => {
     const change = message.value as ScheduleChangedMessage;
-    for (const { year, month } of change.months) s.monthlyCache.invalidate(year, month);
+    if (change.everyMonth) s.monthlyCache.invalidateAll();
+    else for (const { year, month } of change.months) s.monthlyCache.invalidate(year, month);
+    // Suggestions: this replica's analysis threads look for new titles on their next task.
+    s.analysis.schedulesChanged();
   }, { maxAttempts: 1, startAt: 'latest' });
 }

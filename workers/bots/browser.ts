@@ -2,18 +2,18 @@
 // Pages are short-lived: each call gets a fresh tab that may only talk to the origins it
 // names, and the tab is closed whatever happens.
 
-import { constants as fsConstants } from 'node:fs';
-import { access, mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import puppeteer from 'puppeteer-core';
 import type { Browser, HTTPRequest, Page } from 'puppeteer-core';
+import { resolveChromium } from './chromium-executable.ts';
 
-export const DEFAULT_CHROMIUM_PATH = '/usr/bin/chromium';
-export const CHROMIUM_INSTALL_HINT = 'apt-get update && apt-get install -y chromium fonts-nanum';
+export { BrowserNotFoundError, CHROMIUM_INSTALL_HINT, assertChromiumExists } from './chromium-executable.ts';
 
 export interface BrowserLaunchOptions {
-  executablePath: string;
+  /** CHROMIUM_PATH; unset: a Chromium on PATH, else the npm-shipped one (chromium-executable.ts). */
+  executablePath?: string | null;
   /**
    * Host names the browser may resolve; every other name fails to resolve inside Chromium,
    * which also silences its own background lookups. A new host relaunches the browser.
@@ -22,7 +22,7 @@ export interface BrowserLaunchOptions {
 }
 
 export interface PageOptions {
-  executablePath: string;
+  executablePath?: string | null;
   /** Default timeout of navigations and waits on the page. */
   timeoutMs: number;
   /** Origins (`scheme://host:port`) the page may request; everything else is aborted. */
@@ -30,20 +30,6 @@ export interface PageOptions {
   /** Page scripts stay off unless asked for: reading server-rendered HTML needs none. */
   javaScriptEnabled?: boolean;
   onBlockedRequest?: (url: string) => void;
-}
-
-export class BrowserNotFoundError extends Error {
-  override readonly name = 'BrowserNotFoundError';
-  readonly status = 500;
-  readonly executablePath: string;
-
-  constructor(executablePath: string) {
-    super(
-      `Chromium 실행 파일을 찾을 수 없습니다 (${executablePath}). ` +
-        `설치 방법: ${CHROMIUM_INSTALL_HINT}`,
-    );
-    this.executablePath = executablePath;
-  }
 }
 
 // DEPENDENCIES.md's flags, plus a few more that keep Chromium's own services quiet. Debian's
@@ -81,16 +67,8 @@ let launching: Promise<SharedBrowser> | null = null;
 const retiredBrowsers = new Set<SharedBrowser>();
 let openPages = 0;
 
-export async function assertChromiumExists(executablePath: string): Promise<void> {
-  try {
-    await access(executablePath, fsConstants.X_OK);
-  } catch {
-    throw new BrowserNotFoundError(executablePath);
-  }
-}
-
-async function launch(executablePath: string, hosts: ReadonlySet<string>): Promise<SharedBrowser> {
-  await assertChromiumExists(executablePath);
+async function launch(configured: string | null | undefined, hosts: ReadonlySet<string>): Promise<SharedBrowser> {
+  const { executablePath } = await resolveChromium({ configured });
   const userDataDir = await mkdtemp(join(tmpdir(), 'schedule-bot-chromium-'));
   let browser: Browser;
   try {

@@ -5,7 +5,7 @@ import { TimeoutError } from 'puppeteer-core';
 import type { Page } from 'puppeteer-core';
 import { CircuitBreaker } from '../../shared/circuit-breaker.ts';
 import { POST_ID_PATTERN, USERNAME_PATTERN } from '../../shared/microblog/post-url.ts';
-import { DEFAULT_CHROMIUM_PATH, getBrowser, withPage } from './browser.ts';
+import { getBrowser, withPage } from './browser.ts';
 
 export interface MicroblogPost {
   postId: string;
@@ -20,7 +20,8 @@ export interface MicroblogPost {
 
 export interface MicroblogReaderOptions {
   mirrorUrl: string;
-  executablePath?: string;
+  /** CHROMIUM_PATH; unset or null: looked up (browser.ts). */
+  executablePath?: string | null;
   navigationTimeoutMs?: number;
   breaker?: CircuitBreaker;
 }
@@ -293,7 +294,7 @@ type PageOutcome<T> = { found: true; value: T } | { found: false };
 
 export class MicroblogReader {
   readonly #mirrorOrigin: string;
-  readonly #executablePath: string;
+  readonly #executablePath: string | null;
   readonly #timeoutMs: number;
   readonly #breaker: CircuitBreaker;
 
@@ -303,7 +304,7 @@ export class MicroblogReader {
       throw new TypeError(`mirrorUrl must be http(s): ${options.mirrorUrl}`);
     }
     this.#mirrorOrigin = mirror.origin;
-    this.#executablePath = options.executablePath ?? DEFAULT_CHROMIUM_PATH;
+    this.#executablePath = options.executablePath ?? null;
     this.#timeoutMs = options.navigationTimeoutMs ?? 15_000;
     this.#breaker =
       options.breaker ?? new CircuitBreaker({ failureThreshold: 5, resetAfterMs: 5 * 60_000 });
