@@ -1,7 +1,7 @@
 // The real process (`node --import tsx shared/main.ts`) on the embedded default: no DATABASE_URL,
 // PostgreSQL started from the npm binaries under a DATA_DIR of its own in a temp folder.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { chmod, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { chmod, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from '../../shared/db/embedded-postgres.ts';
@@ -39,6 +39,30 @@ export async function processGroup(pid: number): Promise<number> {
   return Number(text.slice(text.lastIndexOf(')') + 2).split(' ')[2]); // state, ppid, pgrp
 }
 
+/**
+ * The postmaster and its children. Each backend calls setsid() itself, so the postmaster's process
+ * group holds only the postmaster: freezing "all of PostgreSQL" means signalling each of these.
+ */
+export async function postgresProcesses(postmaster: number): Promise<number[]> {
+  const children: number[] = [];
+  for (const entry of await readdir('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    const text = await readFile(`/proc/${entry}/stat`, 'utf8').catch(() => '');
+    if (text && Number(text.slice(text.lastIndexOf(')') + 2).split(' ')[1]) === postmaster) children.push(Number(entry));
+  }
+  return [postmaster, ...children];
+}
+
+export function signalAll(pids: number[], signal: NodeJS.Signals): void {
+  for (const pid of pids) {
+    try {
+      process.kill(pid, signal);
+    } catch {
+      /* gone */
+    }
+  }
+}
+
 export function spawnService(env: Record<string, string>, options: { detached?: boolean } = {}) {
   const child = spawn(process.execPath, ['--import', 'tsx', 'shared/main.ts'], {
     // DATABASE_URL empty: the embedded default even when the run itself uses an outside cluster.
@@ -64,15 +88,9 @@ export async function startEmbeddedService(env: Record<string, string> = {}, opt
   const postgresPid = async () => Number((await readFile(join(dataDir, 'pg', 'postmaster.pid'), 'utf8')).split('\n')[0]);
   const kill = async () => {
     const pg = await postgresPid().catch(() => 0);
-    for (const pid of [pg > 0 ? -pg : 0, child.pid ?? 0]) {
-      if (!pid) continue;
-      try {
-        process.kill(pid, 'SIGCONT');
-        process.kill(pid, 'SIGKILL');
-      } catch {
-        /* gone */
-      }
-    }
+    const pids = [...(pg > 0 ? await postgresProcesses(pg) : []), ...(child.pid ? [child.pid] : [])];
+    signalAll(pids, 'SIGCONT');
+    signalAll(pids, 'SIGKILL');
     await Promise.race([exited, new Promise((r) => setTimeout(r, 2000))]);
     await rm(root, { recursive: true, force: true });
   };
