@@ -1,6 +1,7 @@
 // The service owns its life on the embedded default (issue 11), tried on the real process: signals
 // drain every request and stop the embedded PostgreSQL last; PostgreSQL sits in a process group of
-// its own; a taken PORT (checked on the SIGTERM test's process) and an unreachable DATA_DIR stop the start with one line.
+// its own; a taken PORT (checked on the SIGTERM test's process) and an unreachable DATA_DIR stop the
+// start with one line. The process tests run one at a time: each one initialises a PostgreSQL.
 import test, { type ExecutionContext } from 'ava';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -8,7 +9,7 @@ import { join } from 'node:path';
 import { Router } from '../edge/router.ts';
 import { startEdge } from '../edge/server.ts';
 import { createLogger } from '../shared/logger.ts';
-import { ADMIN, alive, inFlight, processGroup, spawnService, startEmbeddedService, type ServiceProcess } from './helpers/process.ts';
+import { ADMIN, alive, dataRoot, inFlight, processGroup, spawnService, startEmbeddedService, type ServiceProcess } from './helpers/process.ts';
 
 const BURST = 24;
 
@@ -47,7 +48,7 @@ for (const [signal, how] of [
   ['SIGTERM', 'to the Node process'],
   ['SIGINT', 'to the whole process group, as Ctrl-C in a terminal'],
 ] as const) {
-  test(`stop: ${signal} ${how} during a burst of logins on the embedded default answers every request, stops PostgreSQL last and exits 0`, async (t) => {
+  test.serial(`stop: ${signal} ${how} during a burst of logins on the embedded default answers every request, stops PostgreSQL last and exits 0`, async (t) => {
     const group = signal === 'SIGINT';
     const server = await startEmbeddedService({}, { detached: group });
     t.teardown(() => server.kill());
@@ -97,4 +98,50 @@ test('DATA_DIR: as root, a DATA_DIR below a folder `postgres` cannot enter stops
   t.true(lines[0]!.includes('DATA_DIR'), lines[0]);
   t.true(lines[0]!.includes(`cannot enter ${locked} `), lines[0]);
   t.regex(lines[0]!, /chmod o\+x/);
+});
+
+test.serial('stop: a second signal during the drain exits at once, and the embedded PostgreSQL still stops; a second service on the same DATA_DIR is refused', async (t) => {
+  const root = await dataRoot();
+  t.teardown(() => rm(root, { recursive: true, force: true }));
+  const server = await startEmbeddedService({ SHUTDOWN_DELAY_MS: '60000' }, { root });
+  t.teardown(() => server.kill());
+  const pg = await server.postgresPid();
+
+  // The running service owns that PostgreSQL: another process must not stop it as an orphan.
+  const intruder = spawnService({ PORT: '0', DATA_DIR: join(root, 'data') });
+  t.is(await intruder.exited, 1);
+  const lines = intruder.output.join('').trim().split('\n');
+  t.is(lines.length, 1, lines.join('\n'));
+  t.regex(lines[0]!, /DATA_DIR: .* is in use by another running service/);
+  t.true(alive(pg));
+
+  server.child.kill('SIGTERM'); // drains for 60 s (SHUTDOWN_DELAY_MS)...
+  await new Promise((r) => setTimeout(r, 300));
+  t.is((await fetch(`${server.url}/readyz`)).status, 503, 'draining');
+  server.child.kill('SIGTERM'); // ...unless a second signal cuts it short
+  t.is(await server.exited, 1);
+  t.regex(server.output.join(''), /second signal/);
+  // The process's own exit hook asked PostgreSQL for a fast shutdown.
+  const deadline = Date.now() + 30_000;
+  while (alive(pg) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+  t.false(alive(pg), 'PostgreSQL does not outlive the process');
+});
+
+test.serial('stop: after a kill -9 the PostgreSQL left running is stopped by the next start on the same DATA_DIR, which then serves the same data', async (t) => {
+  const root = await dataRoot();
+  t.teardown(() => rm(root, { recursive: true, force: true }));
+  const first = await startEmbeddedService({}, { root });
+  t.teardown(() => first.kill());
+  const orphan = await first.postgresPid();
+  first.child.kill('SIGKILL');
+  await first.exited;
+  t.true(alive(orphan), 'PostgreSQL, in its own process group, survived the kill -9');
+
+  const second = await startEmbeddedService({}, { root });
+  t.teardown(() => second.kill());
+  t.false(alive(orphan), 'the orphan was stopped');
+  t.regex(second.output.join(''), /stopping a postgres left running by an earlier process/);
+  t.is((await fetch(`${second.url}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(ADMIN) })).status, 200);
+  second.child.kill('SIGTERM');
+  t.is(await second.exited, 0);
 });

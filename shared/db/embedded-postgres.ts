@@ -8,7 +8,7 @@
 // process group of its own, so a terminal's Ctrl-C reaches only Node; the service stops it last.
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { chmod, chown, mkdir, readFile, rm, stat, unlink, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { dirname, join, parse, resolve, sep } from 'node:path';
@@ -111,9 +111,15 @@ async function parentOf(pid: number): Promise<number | null> {
 const alive = (pid: number) => {
   try {
     process.kill(pid, 0);
-    return true;
   } catch {
     return false;
+  }
+  // An exited child of a parent that does not reap it (an orphan's new parent may not) stays a zombie.
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
+  } catch {
+    return true;
   }
 };
 

@@ -1,6 +1,7 @@
 // The real process (`node --import tsx shared/main.ts`) on the embedded default: no DATABASE_URL,
 // PostgreSQL started from the npm binaries under a DATA_DIR of its own in a temp folder.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { chmod, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -27,9 +28,15 @@ export interface ServiceProcess {
 export const alive = (pid: number) => {
   try {
     process.kill(pid, 0);
-    return true;
   } catch {
     return false;
+  }
+  // An exited child of a parent that does not reap it (an orphan's new parent may not) stays a zombie.
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
+  } catch {
+    return true;
   }
 };
 
@@ -77,11 +84,21 @@ export function spawnService(env: Record<string, string>, options: { detached?: 
   return { child, output, exited };
 }
 
-export async function startEmbeddedService(env: Record<string, string> = {}, options: { detached?: boolean } = {}): Promise<ServiceProcess> {
-  const port = await freePort();
+/** A folder for DATA_DIR that the `postgres` user can enter (mkdtemp makes 0700); the service makes `<root>/data` itself. */
+export async function dataRoot(): Promise<string> {
   const root = await mkdtemp(join(tmpdir(), 'schedule-embedded-'));
-  await chmod(root, 0o755); // as root, PostgreSQL runs as `postgres`, which must enter it (mkdtemp makes 0700)
-  const dataDir = join(root, 'data'); // the service makes DATA_DIR itself
+  await chmod(root, 0o755);
+  return root;
+}
+
+export async function startEmbeddedService(
+  env: Record<string, string> = {},
+  options: { detached?: boolean; /** Reuse this data root (a restart); the caller removes it. */ root?: string } = {},
+): Promise<ServiceProcess> {
+  const port = await freePort();
+  const ownRoot = options.root === undefined;
+  const root = options.root ?? (await dataRoot());
+  const dataDir = join(root, 'data');
   const startedAt = performance.now();
   const { child, output, exited } = spawnService({ PORT: String(port), DATA_DIR: dataDir, ADMIN_USERNAME: ADMIN.username, ADMIN_PASSWORD: ADMIN.password, ...env }, options);
   const url = `http://127.0.0.1:${port}`;
@@ -92,10 +109,10 @@ export async function startEmbeddedService(env: Record<string, string> = {}, opt
     signalAll(pids, 'SIGCONT');
     signalAll(pids, 'SIGKILL');
     await Promise.race([exited, new Promise((r) => setTimeout(r, 2000))]);
-    await rm(root, { recursive: true, force: true });
+    if (ownRoot) await rm(root, { recursive: true, force: true });
   };
-  exited.then(() => rm(root, { recursive: true, force: true }).catch(() => undefined));
-  const deadline = Date.now() + 90_000;
+  if (ownRoot) exited.then(() => rm(root, { recursive: true, force: true }).catch(() => undefined));
+  const deadline = Date.now() + 110_000;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`process exited early: ${output.join('')}`);
     const status = await fetch(`${url}/readyz`).then((r) => r.status, () => 0);
