@@ -166,7 +166,7 @@ export function loadConfig(env: Env = process.env): Config {
     shutdownDelayMs: integer(env, 'SHUTDOWN_DELAY_MS', 0, 0, 120_000),
     shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 20_000, 100, 600_000),
     database: {
-      connectTimeoutMs: integer(env, 'DATABASE_CONNECT_TIMEOUT_MS', 3_000, 100, 600_000),
+      connectTimeoutMs: integer(env, 'DATABASE_CONNECT_TIMEOUT_MS', 5_000, 100, 600_000),
       queryTimeoutMs: integer(env, 'DATABASE_QUERY_TIMEOUT_MS', 5_000, 100, 3_600_000),
     },
   };
