@@ -228,7 +228,7 @@ export async function startEmbeddedPostgres(
   let ready = false;
   let stopping = false;
   const started = new Promise<void>((resolveStart, reject) => {
-    child.once('error', reject);
+    child.on('error', (error) => (ready ? pgLog.error({ err: error }, 'embedded PostgreSQL process error') : reject(error)));
     child.once('exit', (code, signal) => {
       if (!ready) reject(new Error(`embedded PostgreSQL did not start in ${dir} (${code ?? signal}): ${recent.join(' / ')}`));
       else if (!stopping) pgLog.error({ code, signal }, 'embedded PostgreSQL exited');
@@ -239,8 +239,9 @@ export async function startEmbeddedPostgres(
       for (const line of chunk.split('\n')) {
         if (!line.trim()) continue;
         recent = [...recent.slice(-4), line.trim()];
-        // While stopping, FATAL is the server ending a backend that is still on its way out.
-        if (/\b(FATAL|PANIC):/.test(line) && !stopping) pgLog.error(line.trim());
+        // FATAL ends one connection (a failed login, a dropped database), not the server; a failed
+        // start is reported with these lines, an unexpected exit by the 'exit' handler.
+        if (/\bPANIC:/.test(line)) pgLog.error(line.trim());
         else pgLog.debug(line.trim());
         if (!ready && line.includes('database system is ready to accept connections')) {
           ready = true;
@@ -252,7 +253,12 @@ export async function startEmbeddedPostgres(
   // Our own hook, and only for a process that exits without stopping it (a crash, a second signal):
   // ask the server for a fast shutdown so it does not outlive us. It finishes that on its own.
   const onExit = () => {
-    if (child.exitCode === null && child.signalCode === null && child.pid) process.kill(child.pid, 'SIGINT');
+    if (child.exitCode !== null || child.signalCode !== null || !child.pid) return;
+    try {
+      process.kill(child.pid, 'SIGINT');
+    } catch {
+      /* already gone */
+    }
   };
   process.on('exit', onExit);
   try {
