@@ -3,7 +3,8 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
 import uWS from 'uWebSockets.js';
-import { HttpError } from '../shared/errors.ts';
+import { databaseUnavailable } from '../shared/db/database.ts';
+import { HttpError, serviceUnavailable } from '../shared/errors.ts';
 import type { Logger } from '../shared/logger.ts';
 import { BodyReader, BODY_HEADERS, CAPTURED_HEADERS, Context, type HeaderName, type Reply } from './context.ts';
 import type { Method, Route, Router } from './router.ts';
@@ -26,6 +27,10 @@ export interface Edge {
   /** Close every open connection (keep-alive ones included). */
   closeConnections(): void;
 }
+
+/** uWS exports this listen option, but its typings declare it only as an enum and only for listen(port, options, cb). */
+const LIBUS_LISTEN_EXCLUSIVE_PORT = (uWS as unknown as { LIBUS_LISTEN_EXCLUSIVE_PORT: number }).LIBUS_LISTEN_EXCLUSIVE_PORT;
+type ListenWithOptions = (host: string, port: number, options: number, cb: (socket: uWS.us_listen_socket | false) => void) => uWS.TemplatedApp;
 
 const METHODS_WITH_BODY = new Set(['post', 'put', 'patch', 'delete']);
 const CORS_ALLOW_HEADERS = 'Authorization, Content-Type, If-None-Match, X-Request-Id';
@@ -89,6 +94,10 @@ export function startEdge(router: Router, hooks: EdgeHooks, logger: Logger, port
   };
 
   const writeError = (res: uWS.HttpResponse, ctx: Context, route: Route | null, startedAt: number, error: unknown) => {
+    if (databaseUnavailable(error)) {
+      logger.warn({ err: error, requestId: ctx.requestId, route: route?.path }, 'database unavailable');
+      error = serviceUnavailable();
+    }
     if (error instanceof HttpError) {
       write(res, ctx, route, startedAt, error.status, { 'Content-Type': JSON_TYPE, ...error.headers }, JSON.stringify({ error: error.message }));
       return;
@@ -221,7 +230,8 @@ export function startEdge(router: Router, hooks: EdgeHooks, logger: Logger, port
   });
 
   return new Promise((resolve, reject) => {
-    app.listen('0.0.0.0', port, (socket) => {
+    // Exclusive: without it uWS sets SO_REUSEPORT and a second process on PORT would share the traffic.
+    (app.listen as unknown as ListenWithOptions).call(app, '0.0.0.0', port, LIBUS_LISTEN_EXCLUSIVE_PORT, (socket) => {
       if (!socket) {
         reject(new Error(`could not listen on port ${port}`));
         return;

@@ -57,7 +57,7 @@ export function buildOpenApi(routes: readonly Route[], info: { version: string; 
     info: {
       title: 'Schedule calendar API',
       version: info.version,
-      description: 'Account service (/auth) and schedule, member, album, search and admin API (/api). Failure bodies are {error: string} with a Korean message.',
+      description: 'Account service (/auth) and schedule, member, album, search and admin API (/api). Failure bodies are {error: string} with a Korean message. Any route that needs the database answers 503 with Retry-After when the database cannot be reached in time (retry later), never 500.',
     },
     servers: [{ url: info.serverUrl }],
     components: {

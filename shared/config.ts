@@ -34,6 +34,8 @@ export interface Config {
   shutdownDelayMs: number;
   /** Longest wait for in-flight requests before the process gives up and exits. */
   shutdownTimeoutMs: number;
+  /** Bounds of one database call while the database is away: wait for a connection, then for a query's answer. */
+  database: { connectTimeoutMs: number; queryTimeoutMs: number };
 }
 
 export class ConfigError extends Error {
@@ -164,6 +166,10 @@ export function loadConfig(env: Env = process.env): Config {
     logLevel,
     shutdownDelayMs: integer(env, 'SHUTDOWN_DELAY_MS', 0, 0, 120_000),
     shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 20_000, 100, 600_000),
+    database: {
+      connectTimeoutMs: integer(env, 'DATABASE_CONNECT_TIMEOUT_MS', 5_000, 100, 600_000),
+      queryTimeoutMs: integer(env, 'DATABASE_QUERY_TIMEOUT_MS', 5_000, 100, 3_600_000),
+    },
   };
 }
 

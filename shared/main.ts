@@ -1,32 +1,46 @@
 // Process entry (`npm start`): configuration, the roles named by ROLE, signals.
 import { loadConfigOrReport, reportConfigError } from './config.ts';
 import { createLogger } from './logger.ts';
-import { startService } from './service.ts';
+import { startService, type RunningService } from './service.ts';
 
 const config = loadConfigOrReport() ?? process.exit(1);
 
 const logger = createLogger(config.logLevel);
 process.on('unhandledRejection', (reason) => logger.error({ err: reason }, 'unhandled rejection'));
 
+// SIGTERM (Kubernetes, `kill`), SIGINT (Ctrl-C: the embedded PostgreSQL runs in its own process
+// group, so only Node gets it) and SIGHUP (the terminal closed) all drain: /readyz 503, stop
+// listening, finish the requests in flight, close pools and bus, stop the database last, exit 0.
+// A second signal during the drain cuts it short (exit 1); the embedded PostgreSQL is then asked for
+// a fast shutdown by its exit hook. Handlers are installed before the start, so a signal during the
+// start also drains once the start is done.
+let running: RunningService | null = null;
+let signalled: string | null = null;
+const drain = () => {
+  running!.stop().then(
+    () => process.exit(0),
+    (error: unknown) => {
+      logger.error({ err: error }, 'shutdown failed');
+      process.exit(1);
+    },
+  );
+};
+const onSignal = (signal: string) => {
+  if (signalled) {
+    logger.warn({ signal }, 'second signal: stopping without finishing the drain');
+    process.exit(1);
+  }
+  signalled = signal;
+  logger.info({ signal }, 'shutting down');
+  if (running) drain();
+};
+for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) process.on(signal, () => onSignal(signal));
+
 try {
-  const running = await startService(config, { logger });
-  let signalled = false;
-  const shutdown = (signal: string) => {
-    if (signalled) return;
-    signalled = true;
-    logger.info({ signal }, 'shutting down');
-    running.stop().then(
-      () => process.exit(0),
-      (error: unknown) => {
-        logger.error({ err: error }, 'shutdown failed');
-        process.exit(1);
-      },
-    );
-  };
-  process.on('SIGTERM', () => shutdown('SIGTERM'));
-  process.on('SIGINT', () => shutdown('SIGINT'));
+  running = await startService(config, { logger });
+  if (signalled) drain();
 } catch (error) {
-  // Configuration found bad only at start (a BOTS_CONFIG file) is one line too.
+  // Configuration found bad only at start (a BOTS_CONFIG file, PORT in use, DATA_DIR out of reach) is one line too.
   if (!reportConfigError(error)) logger.fatal({ err: error }, 'start failed');
   process.exit(1);
 }

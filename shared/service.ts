@@ -3,6 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { adminAuthenticator, adminAuthRoutes } from '../edge/routes/admin-auth.ts';
 import { accountRoutes } from '../edge/routes/account.ts';
@@ -37,13 +38,14 @@ import { CachedSearchIndex } from './search/result-cache.ts';
 import { rebuildSearchIndex } from './search/sync.ts';
 import { BackgroundTasks } from './background.ts';
 import { systemClock, type Clock } from './clock.ts';
-import type { Config } from './config.ts';
+import { ConfigError, type Config } from './config.ts';
 import { connectDatabase, type Database } from './db/database.ts';
 import type { EmbeddedDatabase } from './db/embedded-postgres.ts';
 import { EMBEDDED_DATABASE } from './db/embedded-running.ts';
 import { migrate } from './db/migrate.ts';
 import { upsertAdmin } from './db/repositories/admin-users.ts';
 import { createLogger, type Logger } from './logger.ts';
+import { Readiness } from './readiness.ts';
 import { createMailer } from './mail.ts';
 import type { Services } from './services.ts';
 import { createStorage } from './storage/storage.ts';
@@ -53,6 +55,9 @@ export interface RunningService {
   /** The edge's port, or null when this process runs no edge. */
   port: number | null;
   services: Services;
+  /** The checks /readyz runs; parts started later (a Kafka consumer) add theirs here. */
+  readiness: Readiness;
+  /** Drains and stops everything, the embedded PostgreSQL last. */
   stop(): Promise<void>;
 }
 
@@ -61,19 +66,50 @@ export interface ServiceOptions {
   logger?: Logger;
 }
 
-async function openDatabase(config: Config, logger: Logger): Promise<{ database: Database; embedded: EmbeddedDatabase | null }> {
-  if (config.databaseUrl) return { database: connectDatabase(config.databaseUrl, logger), embedded: null };
+async function openDatabase(config: Config, logger: Logger): Promise<{ database: Database; embedded: EmbeddedDatabase | null; url: string }> {
+  const timeouts = { connectMs: config.database.connectTimeoutMs, queryMs: config.database.queryTimeoutMs };
+  if (config.databaseUrl) return { database: connectDatabase(config.databaseUrl, logger, 20, timeouts), embedded: null, url: config.databaseUrl };
   // Loaded only in the embedded default, so an image without the PostgreSQL binaries still starts.
   const { startEmbeddedPostgres } = await import('./db/embedded-postgres.ts');
+  const startedAt = performance.now();
   const embedded = await startEmbeddedPostgres(join(config.dataDir, 'pg'), logger);
   const admin = connectDatabase(embedded.url, logger, 1);
   try {
     const exists = await admin.db.oneOrNone('SELECT 1 FROM pg_database WHERE datname = $1', [EMBEDDED_DATABASE]);
     if (!exists) await admin.db.none('CREATE DATABASE $1:name', [EMBEDDED_DATABASE]);
+  } catch (error) {
+    await embedded.stop().catch(() => undefined);
+    throw error;
   } finally {
     await admin.close();
   }
-  return { database: connectDatabase(embedded.urlFor(EMBEDDED_DATABASE), logger), embedded };
+  logger.info({ ms: Math.round(performance.now() - startedAt) }, 'embedded PostgreSQL started');
+  const url = embedded.urlFor(EMBEDDED_DATABASE);
+  return { database: connectDatabase(url, logger, 20, timeouts), embedded, url };
+}
+
+/** Migrations may wait on the migration lock and run long: their own connection, without the request timeouts. */
+async function migrateDatabase(url: string, logger: Logger): Promise<void> {
+  const migrations = connectDatabase(url, logger, 1);
+  try {
+    await migrate(migrations.db, logger);
+  } finally {
+    await migrations.close();
+  }
+}
+
+const portInUse = (port: number) =>
+  new ConfigError('PORT', `port ${port} is already in use by another process; stop that process or set PORT to a free port`);
+
+/** Fails fast, before the database starts, when PORT is taken; the exclusive listen later is the real guard. */
+async function ensurePortFree(port: number): Promise<void> {
+  if (port === 0) return;
+  const free = await new Promise<boolean>((resolve) => {
+    const probe = createServer();
+    probe.once('error', () => resolve(false));
+    probe.listen({ port, host: '0.0.0.0', exclusive: true }, () => probe.close(() => resolve(true)));
+  });
+  if (!free) throw portInUse(port);
 }
 
 /** JWT_SECRET, or in the embedded default one generated on first start and kept in DATA_DIR. */
@@ -90,7 +126,8 @@ async function jwtSecret(config: Config): Promise<string> {
 export async function startService(config: Config, options: ServiceOptions = {}): Promise<RunningService> {
   const logger = options.logger ?? createLogger(config.logLevel);
   const clock = options.clock ?? systemClock;
-  const { database, embedded } = await openDatabase(config, logger);
+  if (config.roles.size > 0) await ensurePortFree(config.port);
+  const { database, embedded, url: databaseUrl } = await openDatabase(config, logger);
   const stopDatabase = async () => {
     await database.close();
     await embedded?.stop();
@@ -100,7 +137,7 @@ export async function startService(config: Config, options: ServiceOptions = {})
   let analysis: AnalysisPool | null = null;
   let bus: Bus | null = null;
   try {
-    await migrate(database.db, logger);
+    await migrateDatabase(databaseUrl, logger);
     // Only the edge keeps pool threads warm; other roles start them on first use (admin-only paths).
     const lazy = !config.roles.has('edge');
     passwords = createPasswordHasher(logger, { lazy });
@@ -127,7 +164,10 @@ export async function startService(config: Config, options: ServiceOptions = {})
       analysis,
       monthlyCache: new InProcessMonthlyCache(),
       bus,
+      readiness: new Readiness(),
     };
+    // Readiness, not liveness: a replica whose database does not answer takes no traffic, and is not restarted.
+    services.readiness.add('database', async () => (await database.db.one<{ ok: number }>('SELECT 1 AS ok')).ok === 1);
     if (config.roles.has('edge')) {
       const empty = await database.db.one<{ empty: boolean }>('SELECT NOT EXISTS (SELECT 1 FROM members) AND NOT EXISTS (SELECT 1 FROM schedules) AS empty');
       if (empty.empty) logger.info('the database is empty: run `npm run seed:demo` (this server may keep running) to load the demo data set (데모 데이터)');
@@ -182,7 +222,9 @@ export async function startService(config: Config, options: ServiceOptions = {})
     let edge: Edge | null = null;
     // No role at all (the demo seed): nothing to serve.
     if (config.roles.size > 0) {
-      edge = await startEdge(router, { authenticateAdmin: adminAuthenticator(services), observe: metrics.observeRequest }, logger, config.port);
+      edge = await startEdge(router, { authenticateAdmin: adminAuthenticator(services), observe: metrics.observeRequest }, logger, config.port).catch(() => {
+        throw portInUse(config.port); // the exclusive listen failed: another process took PORT meanwhile
+      });
       logger.info({ port: edge.port, roles: [...config.roles] }, 'listening');
     }
     ready = true;
@@ -214,7 +256,7 @@ export async function startService(config: Config, options: ServiceOptions = {})
         await stopDatabase();
         logger.info('stopped');
       })());
-    return { port: edge?.port ?? null, services, stop };
+    return { port: edge?.port ?? null, services, readiness: services.readiness, stop };
   } catch (error) {
     await passwords?.close().catch(() => undefined);
     await images?.close().catch(() => undefined);

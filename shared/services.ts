@@ -11,6 +11,7 @@ import type { Logger } from './logger.ts';
 import type { MonthlyCache } from './cache/monthly-cache.ts';
 import type { SearchIndex } from './search/search-index.ts';
 import type { Mailer } from './mail.ts';
+import type { Readiness } from './readiness.ts';
 import type { Storage } from './storage/storage.ts';
 import type { Tokens } from './tokens.ts';
 
@@ -29,6 +30,8 @@ export interface Services {
   monthlyCache: MonthlyCache;
   analysis: AnalysisPool;
   bus: Bus;
+  /** What /readyz asks: parts that traffic depends on add a named check (`readiness.add(name, check)`). */
+  readiness: Readiness;
   /** Set when the search engine must rebuild on a dictionary change (OpenSearch: nori user rules). */
   onDictionaryChanged?: (content: string) => Promise<void>;
 }

@@ -26,8 +26,24 @@ export interface Database {
   close(): Promise<void>;
 }
 
-export function connectDatabase(url: string, logger: Logger, poolSize = 20): Database {
-  const db = main()({ connectionString: url, max: poolSize, application_name: 'schedule-backend' });
+export interface DatabaseTimeouts {
+  /** Longest wait for a connection: a free one from the pool, or a new one opened (pg `connectionTimeoutMillis`). */
+  connectMs: number;
+  /** Longest wait for one query's answer, on the client (a frozen server cannot enforce its own) and on the server. */
+  queryMs: number;
+}
+
+/**
+ * The pool. With `timeouts`, a query against an unreachable server fails within
+ * connectMs + queryMs instead of hanging; that error is `databaseUnavailable` (503, not 500).
+ */
+export function connectDatabase(url: string, logger: Logger, poolSize = 20, timeouts?: DatabaseTimeouts): Database {
+  const db = main()({
+    connectionString: url,
+    max: poolSize,
+    application_name: 'schedule-backend',
+    ...(timeouts ? { connectionTimeoutMillis: timeouts.connectMs, query_timeout: timeouts.queryMs, statement_timeout: timeouts.queryMs } : {}),
+  });
   let closing = false;
   db.$pool.on('error', (error: Error) => {
     // Connections still closing when the server stops report 57P01; expected during shutdown.
@@ -47,3 +63,17 @@ export function connectDatabase(url: string, logger: Logger, poolSize = 20): Dat
 
 export const pgErrorCode = (error: unknown): string | undefined =>
   typeof error === 'object' && error !== null && 'code' in error ? String((error as { code: unknown }).code) : undefined;
+
+/** SQLSTATEs of a server that is away, starting, stopping, full, or that cancelled a statement on its timeout. */
+const UNAVAILABLE_STATES = /^(08...|57P0[1-3]|53300|57014)$/;
+const UNAVAILABLE_SOCKET = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH']);
+/** node-postgres and pg-pool report their timeouts and lost connections without a code. */
+const UNAVAILABLE_MESSAGE = /^(Query read timeout|timeout exceeded when trying to connect|Connection terminated|Client has encountered a connection error|Connection pool of the database object has been destroyed)/;
+
+/** True when an error means the database cannot be reached now (a retry later may succeed), not a bad query. */
+export function databaseUnavailable(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  const code = pgErrorCode(error);
+  if (code !== undefined && (UNAVAILABLE_STATES.test(code) || UNAVAILABLE_SOCKET.has(code))) return true;
+  return UNAVAILABLE_MESSAGE.test(error.message);
+}

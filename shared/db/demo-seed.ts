@@ -277,7 +277,8 @@ async function main(): Promise<number> {
   // Loaded here, not at the top: importing isDatabaseEmpty must not pull in the whole service.
   const { startService } = await import('../service.ts');
   // No role: the shared services only (database, migrations, storage, pools, search index).
-  const running = await startService({ ...config, ...(server ? { databaseUrl: server.url } : {}), roles: new Set() }, { logger });
+  // A batch job, not a request: the request timeouts for an unreachable database do not apply.
+  const running = await startService({ ...config, ...(server ? { databaseUrl: server.url } : {}), roles: new Set(), database: { connectTimeoutMs: 60_000, queryTimeoutMs: 3_600_000 } }, { logger });
   try {
     process.stdout.write(`${describeOutcome(await seedDemo(running.services))}\n`);
     return 0;

