@@ -48,11 +48,12 @@ export class BodyReader {
   private failure: Error | null = null;
   private waiters: Array<() => void> = [];
   private stream: PassThrough | null = null;
+  private discarding = false;
 
   constructor(readonly limit: number) {}
 
   push(chunk: ArrayBuffer, isLast: boolean): void {
-    if (this.failure) return;
+    if (this.failure || this.discarding) return;
     this.size += chunk.byteLength;
     if (this.size > this.limit) {
       this.fail(payloadTooLarge());
@@ -66,6 +67,12 @@ export class BodyReader {
       this.stream?.end();
       this.wake();
     }
+  }
+
+  /** The request was answered before its body ended: what still arrives is dropped. */
+  discard(): void {
+    this.discarding = true;
+    this.chunks = [];
   }
 
   fail(error: Error): void {

@@ -65,25 +65,44 @@ export function etagMatches(ifNoneMatch: string | undefined, etag: string): bool
   return ifNoneMatch.split(',').some((tag) => tag.trim() === etag);
 }
 
+/**
+ * An answer decided before the whole body arrived (401 on an upload, 413, 404). Within the route's
+ * limit the rest is read and dropped by uWS after the answer and the connection stays open
+ * ('drain'); a body declared larger than the limit, or of unknown length, is not read further
+ * ('linger'). Null when the body was read to its end or there is none.
+ */
+export function earlyAnswer(reader: BodyReader | null, contentLength: string | undefined): 'drain' | 'linger' | null {
+  if (!reader || reader.complete) return null;
+  reader.discard();
+  const declared = contentLength === undefined ? NaN : Number(contentLength);
+  return Number.isSafeInteger(declared) && declared <= reader.limit ? 'drain' : 'linger';
+}
+
 export function startEdge(router: Router, hooks: EdgeHooks, logger: Logger, port: number): Promise<Edge> {
   const app = uWS.App();
   let inFlight = 0;
 
-  const write = (res: uWS.HttpResponse, ctx: Context, route: Route | null, startedAt: number, status: number, headers: Record<string, string>, body: string | Uint8Array | null, closeConnection = false) => {
+  const write = (res: uWS.HttpResponse, ctx: Context, route: Route | null, startedAt: number, status: number, headers: Record<string, string>, body: string | Uint8Array | null) => {
     if (ctx.aborted) return;
     ctx.aborted = true; // answered: later writes are ignored
     inFlight--;
-    // A body not read to its end cannot stay on a keep-alive connection.
-    if (ctx.bodyReader && !ctx.bodyReader.complete) closeConnection = true;
+    const early = earlyAnswer(ctx.bodyReader, ctx.header('content-length'));
     res.cork(() => {
       res.writeStatus(statusLine(status));
       res.writeHeader('X-Request-Id', ctx.requestId);
       res.writeHeader('Access-Control-Allow-Origin', '*');
       res.writeHeader('Access-Control-Expose-Headers', CORS_EXPOSE_HEADERS);
       for (const name in headers) res.writeHeader(name, headers[name]!);
-      if (body === null) res.endWithoutBody(0, closeConnection);
-      else if (ctx.method === 'head') res.endWithoutBody(typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength, closeConnection);
-      else res.end(body, closeConnection);
+      if (early === 'linger') {
+        // Past the limit: say the connection ends, stop reading and let the idle timeout close it.
+        // Closing now would reset a socket with unread data, and a client still sending (undici,
+        // browsers) would lose this answer with it.
+        res.writeHeader('Connection', 'close');
+        res.pause();
+      }
+      if (body === null) res.endWithoutBody(0);
+      else if (ctx.method === 'head') res.endWithoutBody(typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength);
+      else res.end(body);
     });
     hooks.observe?.(route?.path ?? 'unmatched', ctx.method, status, (performance.now() - startedAt) / 1000);
   };
@@ -171,9 +190,12 @@ export function startEdge(router: Router, hooks: EdgeHooks, logger: Logger, port
         writeError(res, ctx, null, startedAt, new HttpError(404, '요청한 경로를 찾을 수 없습니다.'));
         return;
       }
-      const allowed = match && 'allowed' in match ? match.allowed : [];
-      const methods = new Set(['OPTIONS', ...allowed.map((m) => m.toUpperCase())]);
-      if (route) methods.add('GET').add('HEAD');
+      // Every method routed at the path, so a browser sends the PUT or DELETE of a path that also has GET.
+      const methods = new Set(['OPTIONS']);
+      for (const routed of path === '*' ? [] : router.methodsAt(path) ?? []) {
+        methods.add(routed.toUpperCase());
+        if (routed === 'get') methods.add('HEAD');
+      }
       write(res, ctx, null, startedAt, 204, {
         'Access-Control-Allow-Methods': [...methods].join(', '),
         'Access-Control-Allow-Headers': CORS_ALLOW_HEADERS,
@@ -192,6 +214,15 @@ export function startEdge(router: Router, hooks: EdgeHooks, logger: Logger, port
     }
     ctx.routePath = route.path;
     ctx.params = (match as { params: Record<string, string> }).params;
+    // The token before the size: a client without one learns 401 whatever it sends.
+    if (route.auth === 'admin') {
+      try {
+        hooks.authenticateAdmin(ctx);
+      } catch (error) {
+        writeError(res, ctx, route, startedAt, error);
+        return;
+      }
+    }
     const declared = headers['content-length'];
     if (reader && declared !== undefined && Number(declared) > limit) {
       reader.fail(new HttpError(413, '요청 본문이 너무 큽니다.'));
@@ -210,7 +241,6 @@ export function startEdge(router: Router, hooks: EdgeHooks, logger: Logger, port
       } else answer(res, ctx, route, startedAt, result);
     };
     try {
-      if (route.auth === 'admin') hooks.authenticateAdmin(ctx);
       const result = route.handler(ctx);
       if (result instanceof Promise) {
         result.then(finish).catch((error: unknown) => writeError(res, ctx, route, startedAt, error));
