@@ -6,7 +6,9 @@ import uWS from 'uWebSockets.js';
 import { HttpError } from '../shared/errors.ts';
 import type { Logger } from '../shared/logger.ts';
 import { BodyReader, BODY_HEADERS, CAPTURED_HEADERS, Context, type HeaderName, type Reply } from './context.ts';
+import { pipeToResponse, planFile } from './file-response.ts';
 import type { Method, Route, Router } from './router.ts';
+import type { OpenedFile } from '../shared/storage/storage.ts';
 
 export const DEFAULT_BODY_LIMIT = 256 * 1024;
 
@@ -30,6 +32,7 @@ export interface Edge {
 const METHODS_WITH_BODY = new Set(['post', 'put', 'patch', 'delete']);
 const CORS_ALLOW_HEADERS = 'Authorization, Content-Type, If-None-Match, X-Request-Id';
 const CORS_EXPOSE_HEADERS = 'ETag, X-Request-Id, Retry-After';
+const CORS_FILE_EXPOSE_HEADERS = 'ETag, X-Request-Id, Content-Range, Accept-Ranges, Content-Length';
 const JSON_TYPE = 'application/json; charset=utf-8';
 const statusLines = new Map<number, string>();
 const statusLine = (status: number) => {
@@ -116,7 +119,70 @@ export function startEdge(router: Router, hooks: EdgeHooks, logger: Logger, port
     write(res, ctx, route, startedAt, 500, { 'Content-Type': JSON_TYPE }, JSON.stringify({ error: '서버 내부 오류가 발생했습니다.' }));
   };
 
+  /** A stored file: headers only (HEAD, 304, 416) or its bytes streamed at the client's pace. */
+  const sendFile = (res: uWS.HttpResponse, ctx: Context, route: Route, startedAt: number, file: OpenedFile, extra: Record<string, string>) => {
+    if (ctx.aborted) return file.release();
+    const plan = planFile(file, { head: ctx.method === 'head', ifNoneMatch: ctx.header('if-none-match'), range: ctx.header('range') }, route.cacheControl, etagMatches);
+    Object.assign(plan.headers, extra);
+    if (plan.status === 416) {
+      file.release();
+      write(res, ctx, route, startedAt, 416, { ...plan.headers, 'Content-Type': JSON_TYPE }, JSON.stringify({ error: '요청한 범위가 파일 크기를 벗어납니다.' }));
+      return;
+    }
+    const writeHead = () => {
+      res.writeStatus(statusLine(plan.status));
+      res.writeHeader('X-Request-Id', ctx.requestId);
+      res.writeHeader('Access-Control-Allow-Origin', '*');
+      res.writeHeader('Access-Control-Expose-Headers', CORS_FILE_EXPOSE_HEADERS);
+      for (const name in plan.headers) res.writeHeader(name, plan.headers[name]!);
+    };
+    const range = plan.range;
+    if (range === null) {
+      file.release();
+      ctx.aborted = true;
+      inFlight--;
+      res.cork(() => {
+        writeHead();
+        if (plan.status === 304) res.endWithoutBody(0);
+        else if (ctx.method === 'head') res.endWithoutBody(plan.length);
+        else res.end('');
+      });
+      hooks.observe?.(route.path, ctx.method, plan.status, (performance.now() - startedAt) / 1000);
+      return;
+    }
+    // Answered from here on (no other write), but in flight until the last byte left.
+    ctx.aborted = true;
+    let gone = false;
+    let stop: (() => void) | null = null;
+    const finished = () => {
+      inFlight--;
+      hooks.observe?.(route.path, ctx.method, plan.status, (performance.now() - startedAt) / 1000);
+    };
+    ctx.onAbort = () => {
+      gone = true;
+      if (stop) stop();
+    };
+    file.stream(range.start, range.end).then((stream) => {
+      if (gone) {
+        stream.destroy();
+        finished();
+        return;
+      }
+      stop = pipeToResponse(res, stream, range.end - range.start + 1, writeHead, finished);
+    }, (error: unknown) => {
+      if (gone) return finished();
+      // Nothing written yet: the ordinary error answer (it counts the request out).
+      ctx.onAbort = null;
+      ctx.aborted = false;
+      writeError(res, ctx, route, startedAt, error);
+    });
+  };
+
   const answer = (res: uWS.HttpResponse, ctx: Context, route: Route, startedAt: number, result: Reply) => {
+    if (result.file) {
+      sendFile(res, ctx, route, startedAt, result.file, result.headers ?? {});
+      return;
+    }
     const status = result.status ?? 200;
     const headers: Record<string, string> = result.headers ?? {};
     let body: string | Uint8Array | null;
@@ -180,6 +246,7 @@ export function startEdge(router: Router, hooks: EdgeHooks, logger: Logger, port
     res.onAborted(() => {
       if (!ctx.aborted) inFlight--;
       ctx.aborted = true;
+      ctx.onAbort?.();
       reader?.fail(new Error('request aborted'));
     });
     // uWS delivers the body only to a handler attached before this callback returns.

@@ -1,5 +1,6 @@
 // Object storage used for uploaded media: a local directory (embedded default) or an S3-compatible bucket.
 
+import type { Readable } from 'node:stream';
 import type { Config } from '../config.ts';
 import { LocalStorage } from './local.ts';
 import { S3Storage } from './s3.ts';
@@ -13,6 +14,22 @@ export interface StoredFile {
   lastModified?: Date;
 }
 
+/**
+ * A stored object opened for serving: what the headers need, and its bytes as a stream on demand.
+ * Exactly one of `stream` or `release` is called.
+ */
+export interface OpenedFile {
+  size: number;
+  contentType: string;
+  /** Strong, quoted, as sent in an ETag header; changes whenever the bytes do. */
+  etag: string;
+  lastModified?: Date;
+  /** Bytes `start` to `end` inclusive, read as the consumer asks for them (backpressure). */
+  stream(start: number, end: number): Promise<Readable>;
+  /** Not streamed after all (HEAD, 304, 416): let go of what the handle holds. */
+  release(): void;
+}
+
 export interface Storage {
   readonly kind: 'local' | 's3';
   readonly bucket: string;
@@ -23,6 +40,10 @@ export interface Storage {
   /** Public URL of the object: `{storage_url}/<bucket>/<key>` with each key segment percent-encoded. */
   urlFor(key: string): string;
   read?(key: string): Promise<StoredFile | null>;
+  /** The object for serving without reading it whole; null when there is none. */
+  openFile(key: string): Promise<OpenedFile | null>;
+  /** Keys and ages of the stored objects under a prefix (the orphan sweep). */
+  list(prefix: string): AsyncIterable<{ key: string; modified: Date }>;
   /** Releases what the storage holds open (nothing today); safe to call twice. */
   close?(): Promise<void>;
 }
