@@ -19,6 +19,7 @@ import { createAnalysisPool, type AnalysisPool } from '../workers/analysis-pool.
 import { startCacheInvalidation } from '../workers/actors/cache-invalidation.ts';
 import { startScheduleWriter } from '../workers/actors/schedule-writer.ts';
 import { startSearchIndexer } from '../workers/actors/search-indexer.ts';
+import { startOrphanSweeper, type OrphanSweeper } from '../workers/actors/orphan-sweep.ts';
 import { loadBotDefinitions, startBotRunner, type BotRunner } from '../workers/bots/bot-runner.ts';
 import { closeBrowser } from '../workers/bots/browser.ts';
 import { SCHEDULE_WRITER_GROUP } from '../workers/actors/schedule-writer.ts';
@@ -45,6 +46,7 @@ import { upsertAdmin } from './db/repositories/admin-users.ts';
 import { createLogger, type Logger } from './logger.ts';
 import { createMailer } from './mail.ts';
 import type { Services } from './services.ts';
+import { ensureDefaultPictures } from './storage/default-pictures.ts';
 import { createStorage } from './storage/storage.ts';
 import { Tokens } from './tokens.ts';
 
@@ -110,6 +112,8 @@ export async function startService(config: Config, options: ServiceOptions = {})
     const analyze = analysis.tokens;
     const search = new CachedSearchIndex(await createSearchIndex({ db: database.db, opensearchUrl: config.opensearchUrl, logger, analyze }));
     const storage = await createStorage(config);
+    // New accounts point at these; the edge serves them (local) or the bucket does (S3).
+    if (config.roles.has('edge')) await ensureDefaultPictures(storage, logger);
     bus = await createBus({ db: database.db, logger, kafkaBrokers: config.kafkaBrokers });
     const services: Services = {
       config,
@@ -148,6 +152,7 @@ export async function startService(config: Config, options: ServiceOptions = {})
       relay = startOutboxRelay({ db: database.db, bus, logger });
       subscriptions.push(await startScheduleWriter(services, bus), await startSearchIndexer(services, bus));
     }
+    let sweeper: OrphanSweeper | null = null;
     const botRunner: BotRunner | null = botDefinitions ? await startBotRunner(services, botDefinitions) : null;
 
     let ready = false;
@@ -163,6 +168,12 @@ export async function startService(config: Config, options: ServiceOptions = {})
       },
       inFlight: () => edge?.inFlight() ?? 0,
     });
+    if (config.roles.has('actors')) {
+      sweeper = startOrphanSweeper({ db: database.db, storage, logger }, (result) => {
+        metrics.countOrphans('object', result.objects.length);
+        metrics.countOrphans('part', result.parts.length);
+      });
+    }
     // Every role listens on PORT: probes and /metrics everywhere, the API only in the edge role.
     const router = new Router();
     router.add(...healthRoutes(services, { ready: () => ready }, router));
@@ -200,6 +211,7 @@ export async function startService(config: Config, options: ServiceOptions = {})
           if (edge.inFlight() > 0) logger.warn({ inFlight: edge.inFlight() }, 'shutdown timeout: closing with requests in flight');
           edge.closeConnections();
         }
+        await sweeper?.stop();
         await botRunner?.stop(); // before the bus closes: a pass in flight may still publish
         await closeBrowser();
         for (const subscription of subscriptions) await subscription.stop();

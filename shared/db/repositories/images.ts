@@ -46,3 +46,15 @@ export async function imagesByIds(db: Queryable, ids: number[]): Promise<Map<num
   );
   return new Map(rows.map((row) => [row.id, { id: row.id, originalUrl: row.original_url, mediumUrl: row.medium_url, thumbUrl: row.thumb_url }]));
 }
+
+/** The keys no row points at: no image variant and no album teaser (videos are stored without an image record). */
+export async function unreferencedKeys(db: Queryable, keys: string[]): Promise<string[]> {
+  if (keys.length === 0) return [];
+  const rows = await db.any<{ key: string }>(
+    `SELECT k.key FROM unnest($1::text[]) AS k(key)
+     WHERE NOT EXISTS (SELECT 1 FROM images i WHERE i.original_key = k.key OR i.medium_key = k.key OR i.thumb_key = k.key)
+       AND NOT EXISTS (SELECT 1 FROM album_teasers t WHERE t.original_key = k.key)`,
+    [keys],
+  );
+  return rows.map((row) => row.key);
+}
