@@ -47,7 +47,7 @@ import { createLogger, type Logger } from './logger.ts';
 import { createMailer } from './mail.ts';
 import type { Services } from './services.ts';
 import { ensureDefaultPictures } from './storage/default-pictures.ts';
-import { createStorage } from './storage/storage.ts';
+import { createStorage, storageBaseUrl } from './storage/storage.ts';
 import { Tokens } from './tokens.ts';
 
 export interface RunningService {
@@ -65,7 +65,9 @@ export interface ServiceOptions {
 const EMBEDDED_DATABASE = 'schedule';
 
 async function openDatabase(config: Config, logger: Logger): Promise<{ database: Database; embedded: EmbeddedDatabase | null }> {
-  if (config.databaseUrl) return { database: connectDatabase(config.databaseUrl, logger), embedded: null };
+  // Stored files are referenced by key; storage_url() builds their URLs from this base when answering.
+  const base = storageBaseUrl(config);
+  if (config.databaseUrl) return { database: connectDatabase(config.databaseUrl, logger, 20, base), embedded: null };
   // Loaded only in the embedded default, so an image without the PostgreSQL binaries still starts.
   const { startEmbeddedPostgres } = await import('./db/embedded-postgres.ts');
   const embedded = await startEmbeddedPostgres(join(config.dataDir, 'pg'), logger);
@@ -76,7 +78,7 @@ async function openDatabase(config: Config, logger: Logger): Promise<{ database:
   } finally {
     await admin.close();
   }
-  return { database: connectDatabase(embedded.urlFor(EMBEDDED_DATABASE), logger), embedded };
+  return { database: connectDatabase(embedded.urlFor(EMBEDDED_DATABASE), logger, 20, base), embedded };
 }
 
 /** JWT_SECRET, or in the embedded default one generated on first start and kept in DATA_DIR. */

@@ -66,12 +66,12 @@ export function accountRoutes(s: Services): Route[] {
 
     const passwordHash = await s.passwords.hash(password);
     const name = await randomNickname(s.db, s.logger);
-    const profileUrl = s.storage.urlFor(defaultPictureKey(randomInt(1, DEFAULT_PROFILE_PICTURES + 1)));
+    const profileKey = defaultPictureKey(randomInt(1, DEFAULT_PROFILE_PICTURES + 1));
     const verifyToken = randomUUID();
     const user = await s.db.tx('register', async (tx) => {
       // Someone whose link expired is told to register again: the stale unverified account makes way.
       await tx.none('DELETE FROM users WHERE lower(email) = lower($1) AND NOT email_verified AND verify_expires < $2', [email, now()]);
-      return insertUser(tx, { email, passwordHash, name, profileUrl, verifyToken, verifyExpires: new Date(s.clock.now() + VERIFY_LINK_LIFETIME_MS) });
+      return insertUser(tx, { email, passwordHash, name, profileKey, verifyToken, verifyExpires: new Date(s.clock.now() + VERIFY_LINK_LIFETIME_MS) });
     }).catch((error: unknown) => {
       if (pgErrorCode(error) === '23505') return null;
       throw error;

@@ -42,6 +42,10 @@ export class LocalStorage implements Storage {
     this.#realBucketDir = await realpath(this.bucketDir);
   }
 
+  get baseUrl(): string {
+    return this.#bucketUrl;
+  }
+
   urlFor(key: string): string {
     assertValidKey(key);
     return `${this.#bucketUrl}/${encodeKeyForUrl(key)}`;

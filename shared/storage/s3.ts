@@ -54,6 +54,10 @@ export class S3Storage implements Storage {
     });
   }
 
+  get baseUrl(): string {
+    return this.#bucketUrl;
+  }
+
   urlFor(key: string): string {
     assertValidKey(key);
     return `${this.#bucketUrl}/${encodeKeyForUrl(key)}`;

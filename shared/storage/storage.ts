@@ -33,6 +33,8 @@ export interface OpenedFile {
 export interface Storage {
   readonly kind: 'local' | 's3';
   readonly bucket: string;
+  /** `urlFor(key)` is this, a slash and the encoded key. */
+  readonly baseUrl: string;
   /** Writes the object whole; a reader sees the old bytes or the new ones, never a mix. */
   put(key: string, bytes: Uint8Array, contentType: string): Promise<void>;
   /** Deletes the objects; keys that do not exist are not an error. */
@@ -136,6 +138,13 @@ export function assertValidBucket(bucket: string): void {
   if (!/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(bucket) || bucket.includes('..')) {
     throw new StorageKeyError(`버킷 이름이 올바르지 않습니다: ${JSON.stringify(bucket)}`);
   }
+}
+
+/** What a key is appended to for its public URL: `<PUBLIC_BASE_URL>/storage/<bucket>` or `<STORAGE_URL>/<bucket>`. */
+export function storageBaseUrl(settings: StorageConfig | StorageSettings): string {
+  const config = 'kind' in settings ? settings : storageConfigFrom(settings);
+  const storage = config.kind === 'local' ? new LocalStorage(config) : new S3Storage(config);
+  return storage.baseUrl;
 }
 
 /**
