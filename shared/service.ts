@@ -104,6 +104,7 @@ export async function startService(config: Config, options: ServiceOptions = {})
   let images: ImagePool | null = null;
   let analysis: AnalysisPool | null = null;
   let bus: Bus | null = null;
+  let sweeper: OrphanSweeper | null = null;
   try {
     await migrate(database.db, logger);
     // Only the edge keeps pool threads warm; other roles start them on first use (admin-only paths).
@@ -154,7 +155,6 @@ export async function startService(config: Config, options: ServiceOptions = {})
       relay = startOutboxRelay({ db: database.db, bus, logger });
       subscriptions.push(await startScheduleWriter(services, bus), await startSearchIndexer(services, bus));
     }
-    let sweeper: OrphanSweeper | null = null;
     const botRunner: BotRunner | null = botDefinitions ? await startBotRunner(services, botDefinitions) : null;
 
     let ready = false;
@@ -231,6 +231,7 @@ export async function startService(config: Config, options: ServiceOptions = {})
       })());
     return { port: edge?.port ?? null, services, stop };
   } catch (error) {
+    await sweeper?.stop().catch(() => undefined);
     await passwords?.close().catch(() => undefined);
     await images?.close().catch(() => undefined);
     await analysis?.close().catch(() => undefined);

@@ -2,12 +2,14 @@
 // points at them) and unfinished `.part` writes are removed by the sweep the actors role runs at
 // start; files a row references, recent files and files outside the upload prefixes stay.
 import { mkdir, mkdtemp, rm, stat, utimes, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import test from 'ava';
 import { connectDatabase } from '../shared/db/database.ts';
 import { migrate } from '../shared/db/migrate.ts';
 import { createLogger } from '../shared/logger.ts';
+import { createStorage } from '../shared/storage/storage.ts';
 import { sweepOrphans } from '../workers/actors/orphan-sweep.ts';
 import { createTestDatabase } from './helpers/database.ts';
 import { startTestService } from './helpers/service.ts';
@@ -103,5 +105,52 @@ test('an actors-less process (ROLE=edge) does not sweep', async (t) => {
   } finally {
     await database.drop();
     await rm(dataDir, { recursive: true, force: true });
+  }
+});
+
+// ---- S3 ---------------------------------------------------------------------------------------------
+
+interface S3rverInstance {
+  run(): Promise<{ address: string; port: number }>;
+  close(): Promise<void>;
+}
+// s3rver is CommonJS without type declarations.
+const S3rver = createRequire(import.meta.url)('s3rver') as new (options: Record<string, unknown>) => S3rverInstance;
+
+test('S3: the sweep lists the bucket under the upload prefixes and deletes only unreferenced objects', async (t) => {
+  const s3Dir = await mkdtemp(path.join(tmpdir(), 's3rver-sweep-'));
+  const s3 = new S3rver({ address: '127.0.0.1', port: 0, silent: true, directory: s3Dir });
+  const database = await createTestDatabase();
+  const db = connectDatabase(database.url, createLogger('warn'), 2);
+  try {
+    const { port } = await s3.run();
+    const storage = await createStorage({ kind: 's3', url: `http://127.0.0.1:${port}`, bucket: 'media', accessKey: 'S3RVER', secretKey: 'S3RVER', region: 'us-east-1' });
+    await migrate(db.db, createLogger('warn'));
+    await db.db.none(
+      `INSERT INTO images (original_url, medium_url, thumb_url, original_key, medium_key, thumb_key, width, height)
+       VALUES ('k', 'k', 'k', 'event/1/poster/01.jpeg', 'event/1/poster/medium/01.webp', 'event/1/poster/thumb/01.webp', 1, 1)`,
+    );
+    const bytes = new Uint8Array([1, 2, 3]);
+    const referenced = ['event/1/poster/01.jpeg', 'event/1/poster/medium/01.webp', 'event/1/poster/thumb/01.webp'];
+    const orphaned = ['event/2/poster/01.jpeg', 'album/4/photos/1.png', 'member/1/2.png'];
+    for (const key of [...referenced, ...orphaned, 'profile/default_profile_1.png']) await storage.put(key, bytes, 'image/png');
+
+    // Just written: too young for the sweep.
+    t.deepEqual(await sweepOrphans({ db: db.db, storage, logger: createLogger('warn') }), { objects: [], parts: [] });
+    // Two hours later the orphans go.
+    const later = () => Date.now() + 2 * 60 * 60 * 1000;
+    const result = await sweepOrphans({ db: db.db, storage, logger: createLogger('warn'), now: later });
+    t.deepEqual([...result.objects].sort(), [...orphaned].sort());
+    for (const key of orphaned) t.is(await storage.openFile(key), null, key);
+    for (const key of [...referenced, 'profile/default_profile_1.png']) {
+      const file = await storage.openFile(key);
+      t.truthy(file, key);
+      file?.release();
+    }
+  } finally {
+    await db.close();
+    await database.drop();
+    await s3.close();
+    await rm(s3Dir, { recursive: true, force: true });
   }
 });
