@@ -59,6 +59,70 @@ export function planFile(file: OpenedFile, request: { head: boolean; ifNoneMatch
   return { status: 200, headers, range: whole, length: file.size };
 }
 
+const CHUNK = 64 * 1024;
+
+/**
+ * Writes the range of a file that reads by position as the body, through one buffer reused for
+ * every chunk: a chunk is read only after the socket took the previous one whole. Same contract
+ * as pipeToResponse; the handle is released at the end.
+ */
+export function pumpToResponse(res: uWS.HttpResponse, file: OpenedFile & { readInto: NonNullable<OpenedFile['readInto']> }, range: ByteRange, writeHead: () => void, finished: (ok: boolean) => void): () => void {
+  const total = range.end - range.start + 1;
+  const buffer = Buffer.allocUnsafe(Math.min(CHUNK, total));
+  let position = range.start;
+  let over = false;
+  let headWritten = false;
+  const finish = (ok: boolean, close = false) => {
+    if (over) return;
+    over = true;
+    file.release();
+    // A file that ends early or fails mid-way cannot change the status any more: the connection closes.
+    if (close) res.close();
+    finished(ok);
+  };
+  const pump = async () => {
+    while (!over) {
+      let read: number;
+      try {
+        read = await file.readInto(buffer, position, Math.min(buffer.length, range.end + 1 - position));
+      } catch {
+        return finish(false, true);
+      }
+      if (over) return;
+      if (read === 0) return finish(false, true);
+      const chunk = buffer.subarray(0, read);
+      const offset = res.getWriteOffset();
+      let result: [boolean, boolean] = [false, false];
+      res.cork(() => {
+        if (!headWritten) {
+          headWritten = true;
+          writeHead();
+        }
+        result = res.tryEnd(chunk, total);
+      });
+      position += read;
+      if (result[1]) return finish(true);
+      if (!result[0]) {
+        // The socket took part of the chunk: the rest goes when it drains, before the buffer is reused.
+        await new Promise<void>((resolve) => {
+          res.onWritable((writeOffset) => {
+            if (over) {
+              resolve();
+              return true;
+            }
+            const [ok, done] = res.tryEnd(chunk.subarray(writeOffset - offset), total);
+            if (done) finish(true);
+            if (done || ok) resolve();
+            return ok;
+          });
+        });
+      }
+    }
+  };
+  void pump();
+  return () => finish(false);
+}
+
 /**
  * Writes `total` bytes of the stream as the body; `writeHead` writes the status and headers inside
  * the first cork. `finished(ok)` runs once: true when every byte was handed to the socket.

@@ -6,7 +6,7 @@ import uWS from 'uWebSockets.js';
 import { HttpError } from '../shared/errors.ts';
 import type { Logger } from '../shared/logger.ts';
 import { BodyReader, BODY_HEADERS, CAPTURED_HEADERS, Context, type HeaderName, type Reply } from './context.ts';
-import { pipeToResponse, planFile } from './file-response.ts';
+import { pipeToResponse, planFile, pumpToResponse } from './file-response.ts';
 import type { Method, Route, Router } from './router.ts';
 import type { OpenedFile } from '../shared/storage/storage.ts';
 
@@ -162,6 +162,11 @@ export function startEdge(router: Router, hooks: EdgeHooks, logger: Logger, port
       gone = true;
       if (stop) stop();
     };
+    const readInto = file.readInto;
+    if (readInto) {
+      stop = pumpToResponse(res, { ...file, readInto }, range, writeHead, finished);
+      return;
+    }
     file.stream(range.start, range.end).then((stream) => {
       if (gone) {
         stream.destroy();

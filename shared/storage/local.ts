@@ -168,6 +168,7 @@ export class LocalStorage implements Storage {
         etag: `"${stat.ino.toString(16)}-${size.toString(16)}-${stat.mtimeNs.toString(16)}"`,
         lastModified: new Date(Number(stat.mtimeMs)),
         stream: async (start, end) => file.createReadStream({ start, end, autoClose: true }),
+        readInto: async (buffer, position, length) => (await file.read(buffer, 0, length, position)).bytesRead,
         release: () => void file.close().catch(() => undefined),
       };
     } catch (error) {

@@ -15,8 +15,9 @@ export interface StoredFile {
 }
 
 /**
- * A stored object opened for serving: what the headers need, and its bytes as a stream on demand.
- * Exactly one of `stream` or `release` is called.
+ * A stored object opened for serving: what the headers need, and its bytes on demand. Either
+ * `stream` is called once (the stream owns the handle from then on), or `release` is called once,
+ * after any number of `readInto` calls or none.
  */
 export interface OpenedFile {
   size: number;
@@ -26,7 +27,9 @@ export interface OpenedFile {
   lastModified?: Date;
   /** Bytes `start` to `end` inclusive, read as the consumer asks for them (backpressure). */
   stream(start: number, end: number): Promise<Readable>;
-  /** Not streamed after all (HEAD, 304, 416): let go of what the handle holds. */
+  /** Positional read into the caller's buffer (local files): a download reuses one buffer, no garbage per chunk. */
+  readInto?(buffer: Buffer, position: number, length: number): Promise<number>;
+  /** Done with the handle (HEAD, 304, 416, or after readInto): let go of what it holds. */
   release(): void;
 }
 
