@@ -2,9 +2,10 @@
 // object dies when the callback returns), and what it returns.
 import { PassThrough, type Readable } from 'node:stream';
 import { badRequest, payloadTooLarge } from '../shared/errors.ts';
+import type { OpenedFile } from '../shared/storage/storage.ts';
 
 /** Request headers the edge reads; uWS only allows reading them inside the callback. */
-export const CAPTURED_HEADERS = ['authorization', 'x-forwarded-for', 'x-real-ip', 'if-none-match', 'x-request-id'] as const;
+export const CAPTURED_HEADERS = ['authorization', 'x-forwarded-for', 'x-real-ip', 'if-none-match', 'x-request-id', 'range'] as const;
 /** Read too when the method carries a body. */
 export const BODY_HEADERS = ['content-type', 'content-length'] as const;
 export type HeaderName = (typeof CAPTURED_HEADERS)[number] | (typeof BODY_HEADERS)[number];
@@ -14,6 +15,8 @@ export interface Reply {
   /** Serialised with JSON.stringify unless `raw` is given. */
   json?: unknown;
   raw?: string | Uint8Array;
+  /** A stored file, streamed by the edge (ETag, If-None-Match, HEAD, Range). */
+  file?: OpenedFile;
   contentType?: string;
   /** Precomputed strong ETag for `raw` (the monthly cache keeps one per entry). */
   etag?: string;
@@ -48,11 +51,12 @@ export class BodyReader {
   private failure: Error | null = null;
   private waiters: Array<() => void> = [];
   private stream: PassThrough | null = null;
+  private discarding = false;
 
   constructor(readonly limit: number) {}
 
   push(chunk: ArrayBuffer, isLast: boolean): void {
-    if (this.failure) return;
+    if (this.failure || this.discarding) return;
     this.size += chunk.byteLength;
     if (this.size > this.limit) {
       this.fail(payloadTooLarge());
@@ -66,6 +70,12 @@ export class BodyReader {
       this.stream?.end();
       this.wake();
     }
+  }
+
+  /** The request was answered before its body ended: what still arrives is dropped. */
+  discard(): void {
+    this.discarding = true;
+    this.chunks = [];
   }
 
   fail(error: Error): void {
@@ -117,6 +127,8 @@ export class Context {
   routePath = '';
   /** Filled by the administrator authentication step. */
   admin: { id: number; username: string } | null = null;
+  /** Called when the client goes away (a file being streamed stops). */
+  onAbort: (() => void) | null = null;
   private parsedQuery: URLSearchParams | null = null;
 
   constructor(

@@ -98,6 +98,12 @@ export class Router {
     return { allowed: [...node.routes.keys()] };
   }
 
+  /** Every method routed at the path (CORS preflight), or null when no route has the path. */
+  methodsAt(path: string): Method[] | null {
+    const node = this.walk(this.root, splitPath(path), 0, {}, {});
+    return node ? [...node.routes.keys()] : null;
+  }
+
   private walk(node: Node, segments: string[], index: number, params: Record<string, string>, rest: Record<string, string>): Node | null {
     if (index === segments.length) return node.routes.size > 0 ? node : null;
     const segment = segments[index]!;

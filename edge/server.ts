@@ -7,7 +7,9 @@ import { databaseUnavailable } from '../shared/db/database.ts';
 import { HttpError, serviceUnavailable } from '../shared/errors.ts';
 import type { Logger } from '../shared/logger.ts';
 import { BodyReader, BODY_HEADERS, CAPTURED_HEADERS, Context, type HeaderName, type Reply } from './context.ts';
+import { pipeToResponse, planFile, pumpToResponse } from './file-response.ts';
 import type { Method, Route, Router } from './router.ts';
+import type { OpenedFile } from '../shared/storage/storage.ts';
 
 export const DEFAULT_BODY_LIMIT = 256 * 1024;
 
@@ -35,6 +37,7 @@ type ListenWithOptions = (host: string, port: number, options: number, cb: (sock
 const METHODS_WITH_BODY = new Set(['post', 'put', 'patch', 'delete']);
 const CORS_ALLOW_HEADERS = 'Authorization, Content-Type, If-None-Match, X-Request-Id';
 const CORS_EXPOSE_HEADERS = 'ETag, X-Request-Id, Retry-After';
+const CORS_FILE_EXPOSE_HEADERS = 'ETag, X-Request-Id, Content-Range, Accept-Ranges, Content-Length';
 const JSON_TYPE = 'application/json; charset=utf-8';
 const statusLines = new Map<number, string>();
 const statusLine = (status: number) => {
@@ -70,25 +73,44 @@ export function etagMatches(ifNoneMatch: string | undefined, etag: string): bool
   return ifNoneMatch.split(',').some((tag) => tag.trim() === etag);
 }
 
+/**
+ * An answer decided before the whole body arrived (401 on an upload, 413, 404). Within the route's
+ * limit the rest is read and dropped by uWS after the answer and the connection stays open
+ * ('drain'); a body declared larger than the limit, or of unknown length, is not read further
+ * ('linger'). Null when the body was read to its end or there is none.
+ */
+export function earlyAnswer(reader: BodyReader | null, contentLength: string | undefined): 'drain' | 'linger' | null {
+  if (!reader || reader.complete) return null;
+  reader.discard();
+  const declared = contentLength === undefined ? NaN : Number(contentLength);
+  return Number.isSafeInteger(declared) && declared <= reader.limit ? 'drain' : 'linger';
+}
+
 export function startEdge(router: Router, hooks: EdgeHooks, logger: Logger, port: number): Promise<Edge> {
   const app = uWS.App();
   let inFlight = 0;
 
-  const write = (res: uWS.HttpResponse, ctx: Context, route: Route | null, startedAt: number, status: number, headers: Record<string, string>, body: string | Uint8Array | null, closeConnection = false) => {
+  const write = (res: uWS.HttpResponse, ctx: Context, route: Route | null, startedAt: number, status: number, headers: Record<string, string>, body: string | Uint8Array | null) => {
     if (ctx.aborted) return;
     ctx.aborted = true; // answered: later writes are ignored
     inFlight--;
-    // A body not read to its end cannot stay on a keep-alive connection.
-    if (ctx.bodyReader && !ctx.bodyReader.complete) closeConnection = true;
+    const early = earlyAnswer(ctx.bodyReader, ctx.header('content-length'));
     res.cork(() => {
       res.writeStatus(statusLine(status));
       res.writeHeader('X-Request-Id', ctx.requestId);
       res.writeHeader('Access-Control-Allow-Origin', '*');
       res.writeHeader('Access-Control-Expose-Headers', CORS_EXPOSE_HEADERS);
       for (const name in headers) res.writeHeader(name, headers[name]!);
-      if (body === null) res.endWithoutBody(0, closeConnection);
-      else if (ctx.method === 'head') res.endWithoutBody(typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength, closeConnection);
-      else res.end(body, closeConnection);
+      if (early === 'linger') {
+        // Past the limit: say the connection ends, stop reading and let the idle timeout close it.
+        // Closing now would reset a socket with unread data, and a client still sending (undici,
+        // browsers) would lose this answer with it.
+        res.writeHeader('Connection', 'close');
+        res.pause();
+      }
+      if (body === null) res.endWithoutBody(0);
+      else if (ctx.method === 'head') res.endWithoutBody(typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength);
+      else res.end(body);
     });
     hooks.observe?.(route?.path ?? 'unmatched', ctx.method, status, (performance.now() - startedAt) / 1000);
   };
@@ -106,7 +128,75 @@ export function startEdge(router: Router, hooks: EdgeHooks, logger: Logger, port
     write(res, ctx, route, startedAt, 500, { 'Content-Type': JSON_TYPE }, JSON.stringify({ error: '서버 내부 오류가 발생했습니다.' }));
   };
 
+  /** A stored file: headers only (HEAD, 304, 416) or its bytes streamed at the client's pace. */
+  const sendFile = (res: uWS.HttpResponse, ctx: Context, route: Route, startedAt: number, file: OpenedFile, extra: Record<string, string>) => {
+    if (ctx.aborted) return file.release();
+    const plan = planFile(file, { head: ctx.method === 'head', ifNoneMatch: ctx.header('if-none-match'), range: ctx.header('range') }, route.cacheControl, etagMatches);
+    Object.assign(plan.headers, extra);
+    if (plan.status === 416) {
+      file.release();
+      write(res, ctx, route, startedAt, 416, { ...plan.headers, 'Content-Type': JSON_TYPE }, JSON.stringify({ error: '요청한 범위가 파일 크기를 벗어납니다.' }));
+      return;
+    }
+    const writeHead = () => {
+      res.writeStatus(statusLine(plan.status));
+      res.writeHeader('X-Request-Id', ctx.requestId);
+      res.writeHeader('Access-Control-Allow-Origin', '*');
+      res.writeHeader('Access-Control-Expose-Headers', CORS_FILE_EXPOSE_HEADERS);
+      for (const name in plan.headers) res.writeHeader(name, plan.headers[name]!);
+    };
+    const range = plan.range;
+    if (range === null) {
+      file.release();
+      ctx.aborted = true;
+      inFlight--;
+      res.cork(() => {
+        writeHead();
+        if (plan.status === 304) res.endWithoutBody(0);
+        else if (ctx.method === 'head') res.endWithoutBody(plan.length);
+        else res.end('');
+      });
+      hooks.observe?.(route.path, ctx.method, plan.status, (performance.now() - startedAt) / 1000);
+      return;
+    }
+    // Answered from here on (no other write), but in flight until the last byte left.
+    ctx.aborted = true;
+    let gone = false;
+    let stop: (() => void) | null = null;
+    const finished = () => {
+      inFlight--;
+      hooks.observe?.(route.path, ctx.method, plan.status, (performance.now() - startedAt) / 1000);
+    };
+    ctx.onAbort = () => {
+      gone = true;
+      if (stop) stop();
+    };
+    const readInto = file.readInto;
+    if (readInto) {
+      stop = pumpToResponse(res, { ...file, readInto }, range, writeHead, finished);
+      return;
+    }
+    file.stream(range.start, range.end).then((stream) => {
+      if (gone) {
+        stream.destroy();
+        finished();
+        return;
+      }
+      stop = pipeToResponse(res, stream, range.end - range.start + 1, writeHead, finished);
+    }, (error: unknown) => {
+      if (gone) return finished();
+      // Nothing written yet: the ordinary error answer (it counts the request out).
+      ctx.onAbort = null;
+      ctx.aborted = false;
+      writeError(res, ctx, route, startedAt, error);
+    });
+  };
+
   const answer = (res: uWS.HttpResponse, ctx: Context, route: Route, startedAt: number, result: Reply) => {
+    if (result.file) {
+      sendFile(res, ctx, route, startedAt, result.file, result.headers ?? {});
+      return;
+    }
     const status = result.status ?? 200;
     const headers: Record<string, string> = result.headers ?? {};
     let body: string | Uint8Array | null;
@@ -170,6 +260,7 @@ export function startEdge(router: Router, hooks: EdgeHooks, logger: Logger, port
     res.onAborted(() => {
       if (!ctx.aborted) inFlight--;
       ctx.aborted = true;
+      ctx.onAbort?.();
       reader?.fail(new Error('request aborted'));
     });
     // uWS delivers the body only to a handler attached before this callback returns.
@@ -180,9 +271,12 @@ export function startEdge(router: Router, hooks: EdgeHooks, logger: Logger, port
         writeError(res, ctx, null, startedAt, new HttpError(404, '요청한 경로를 찾을 수 없습니다.'));
         return;
       }
-      const allowed = match && 'allowed' in match ? match.allowed : [];
-      const methods = new Set(['OPTIONS', ...allowed.map((m) => m.toUpperCase())]);
-      if (route) methods.add('GET').add('HEAD');
+      // Every method routed at the path, so a browser sends the PUT or DELETE of a path that also has GET.
+      const methods = new Set(['OPTIONS']);
+      for (const routed of path === '*' ? [] : router.methodsAt(path) ?? []) {
+        methods.add(routed.toUpperCase());
+        if (routed === 'get') methods.add('HEAD');
+      }
       write(res, ctx, null, startedAt, 204, {
         'Access-Control-Allow-Methods': [...methods].join(', '),
         'Access-Control-Allow-Headers': CORS_ALLOW_HEADERS,
@@ -201,6 +295,15 @@ export function startEdge(router: Router, hooks: EdgeHooks, logger: Logger, port
     }
     ctx.routePath = route.path;
     ctx.params = (match as { params: Record<string, string> }).params;
+    // The token before the size: a client without one learns 401 whatever it sends.
+    if (route.auth === 'admin') {
+      try {
+        hooks.authenticateAdmin(ctx);
+      } catch (error) {
+        writeError(res, ctx, route, startedAt, error);
+        return;
+      }
+    }
     const declared = headers['content-length'];
     if (reader && declared !== undefined && Number(declared) > limit) {
       reader.fail(new HttpError(413, '요청 본문이 너무 큽니다.'));
@@ -219,7 +322,6 @@ export function startEdge(router: Router, hooks: EdgeHooks, logger: Logger, port
       } else answer(res, ctx, route, startedAt, result);
     };
     try {
-      if (route.auth === 'admin') hooks.authenticateAdmin(ctx);
       const result = route.handler(ctx);
       if (result instanceof Promise) {
         result.then(finish).catch((error: unknown) => writeError(res, ctx, route, startedAt, error));

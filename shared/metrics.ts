@@ -1,7 +1,7 @@
 // Prometheus metrics (prom-client): requests and latency per route and status, requests in flight,
 // pool queues and utilisation, event-loop delay (default metrics), bus consumer lag, outbox backlog,
 // bot state and the quota warning. Gauges that need the database are read at scrape time.
-import { collectDefaultMetrics, Gauge, Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
 import type { PoolStats } from '../workers/pool.ts';
 import { outboxBacklog } from './bus/outbox.ts';
 import type { Db } from './db/database.ts';
@@ -19,6 +19,8 @@ export interface MetricsSources {
 export interface Metrics {
   registry: Registry;
   observeRequest(route: string, method: string, status: number, seconds: number): void;
+  /** Files removed by the orphan sweep: `object` (no row references it) or `part` (an unfinished write). */
+  countOrphans(kind: 'object' | 'part', count: number): void;
 }
 
 export function createMetrics(sources: MetricsSources): Metrics {
@@ -102,8 +104,15 @@ export function createMetrics(sources: MetricsSources): Metrics {
     },
   });
 
+  const orphans = new Counter({
+    name: 'storage_orphans_removed_total', help: 'Stored files removed by the orphan sweep: objects no row references, unfinished .part writes', labelNames: ['kind'] as const, registers: [registry],
+  });
+  orphans.inc({ kind: 'object' }, 0);
+  orphans.inc({ kind: 'part' }, 0);
+
   return {
     registry,
+    countOrphans: (kind, count) => orphans.inc({ kind }, count),
     observeRequest: (route, method, status, seconds) => requests.observe(route, method, status, seconds),
   };
 }

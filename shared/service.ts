@@ -20,6 +20,7 @@ import { createAnalysisPool, type AnalysisPool } from '../workers/analysis-pool.
 import { startCacheInvalidation } from '../workers/actors/cache-invalidation.ts';
 import { startScheduleWriter } from '../workers/actors/schedule-writer.ts';
 import { startSearchIndexer } from '../workers/actors/search-indexer.ts';
+import { startOrphanSweeper, type OrphanSweeper } from '../workers/actors/orphan-sweep.ts';
 import { loadBotDefinitions, startBotRunner, type BotRunner } from '../workers/bots/bot-runner.ts';
 import { closeBrowser } from '../workers/bots/browser.ts';
 import { SCHEDULE_WRITER_GROUP } from '../workers/actors/schedule-writer.ts';
@@ -48,7 +49,8 @@ import { createLogger, type Logger } from './logger.ts';
 import { Readiness } from './readiness.ts';
 import { createMailer } from './mail.ts';
 import type { Services } from './services.ts';
-import { createStorage } from './storage/storage.ts';
+import { ensureDefaultPictures } from './storage/default-pictures.ts';
+import { createStorage, storageBaseUrl } from './storage/storage.ts';
 import { Tokens } from './tokens.ts';
 
 export interface RunningService {
@@ -67,8 +69,12 @@ export interface ServiceOptions {
 }
 
 async function openDatabase(config: Config, logger: Logger): Promise<{ database: Database; embedded: EmbeddedDatabase | null; url: string }> {
-  const timeouts = { connectMs: config.database.connectTimeoutMs, queryMs: config.database.queryTimeoutMs };
-  if (config.databaseUrl) return { database: connectDatabase(config.databaseUrl, logger, 20, timeouts), embedded: null, url: config.databaseUrl };
+  // Stored files are referenced by key; storage_url() builds their URLs from this base when answering.
+  const options = {
+    timeouts: { connectMs: config.database.connectTimeoutMs, queryMs: config.database.queryTimeoutMs },
+    storageBaseUrl: storageBaseUrl(config),
+  };
+  if (config.databaseUrl) return { database: connectDatabase(config.databaseUrl, logger, 20, options), embedded: null, url: config.databaseUrl };
   // Loaded only in the embedded default, so an image without the PostgreSQL binaries still starts.
   const { startEmbeddedPostgres } = await import('./db/embedded-postgres.ts');
   const startedAt = performance.now();
@@ -85,7 +91,7 @@ async function openDatabase(config: Config, logger: Logger): Promise<{ database:
   }
   logger.info({ ms: Math.round(performance.now() - startedAt) }, 'embedded PostgreSQL started');
   const url = embedded.urlFor(EMBEDDED_DATABASE);
-  return { database: connectDatabase(url, logger, 20, timeouts), embedded, url };
+  return { database: connectDatabase(url, logger, 20, options), embedded, url };
 }
 
 /** Migrations may wait on the migration lock and run long: their own connection, without the request timeouts. */
@@ -136,6 +142,7 @@ export async function startService(config: Config, options: ServiceOptions = {})
   let images: ImagePool | null = null;
   let analysis: AnalysisPool | null = null;
   let bus: Bus | null = null;
+  let sweeper: OrphanSweeper | null = null;
   try {
     await migrateDatabase(databaseUrl, logger);
     // Only the edge keeps pool threads warm; other roles start them on first use (admin-only paths).
@@ -146,6 +153,8 @@ export async function startService(config: Config, options: ServiceOptions = {})
     const analyze = analysis.tokens;
     const search = new CachedSearchIndex(await createSearchIndex({ db: database.db, opensearchUrl: config.opensearchUrl, logger, analyze }));
     const storage = await createStorage(config);
+    // New accounts point at these; the edge serves them (local) or the bucket does (S3).
+    if (config.roles.has('edge')) await ensureDefaultPictures(storage, logger);
     bus = await createBus({ db: database.db, logger, kafkaBrokers: config.kafkaBrokers });
     const services: Services = {
       config,
@@ -202,6 +211,12 @@ export async function startService(config: Config, options: ServiceOptions = {})
       },
       inFlight: () => edge?.inFlight() ?? 0,
     });
+    if (config.roles.has('actors')) {
+      sweeper = startOrphanSweeper({ db: database.db, storage, logger }, (result) => {
+        metrics.countOrphans('object', result.objects.length);
+        metrics.countOrphans('part', result.parts.length);
+      });
+    }
     // Every role listens on PORT: probes and /metrics everywhere, the API only in the edge role.
     const router = new Router();
     router.add(...healthRoutes(services, { ready: () => ready }, router));
@@ -241,6 +256,7 @@ export async function startService(config: Config, options: ServiceOptions = {})
           if (edge.inFlight() > 0) logger.warn({ inFlight: edge.inFlight() }, 'shutdown timeout: closing with requests in flight');
           edge.closeConnections();
         }
+        await sweeper?.stop();
         await botRunner?.stop(); // before the bus closes: a pass in flight may still publish
         await closeBrowser();
         for (const subscription of subscriptions) await subscription.stop();
@@ -258,6 +274,7 @@ export async function startService(config: Config, options: ServiceOptions = {})
       })());
     return { port: edge?.port ?? null, services, readiness: services.readiness, stop };
   } catch (error) {
+    await sweeper?.stop().catch(() => undefined);
     await passwords?.close().catch(() => undefined);
     await images?.close().catch(() => undefined);
     await analysis?.close().catch(() => undefined);

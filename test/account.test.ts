@@ -178,7 +178,8 @@ test('2.4: the profile picture is {storage_url}/<bucket>/profile/default_profile
   for (let i = 0; i < 12; i++) {
     const email = uniqueEmail();
     await post('/auth/register', { email, password: 'password1' });
-    const { profile_url } = await db().one('SELECT profile_url FROM users WHERE email = $1', [email]);
+    // Stored as a key, answered as a URL on the current base (migration 011).
+    const { profile_url } = await db().one('SELECT storage_url(profile_url) AS profile_url FROM users WHERE email = $1', [email]);
     const match = /^http:\/\/127\.0\.0\.1:\d+\/storage\/media\/profile\/default_profile_(\d+)\.png$/.exec(profile_url);
     t.truthy(match, profile_url);
     const n = Number(match![1]);

@@ -21,10 +21,10 @@ import { bearerToken } from '../bearer.ts';
 import { reply, type Context } from '../context.ts';
 import type { Route } from '../router.ts';
 import { DUMMY_HASH, lockedError } from './login-lockout.ts';
+import { DEFAULT_PROFILE_PICTURES, defaultPictureKey } from '../../shared/storage/default-pictures.ts';
 
 const VERIFY_LINK_LIFETIME_MS = 24 * 3600 * 1000;
 const REFRESH_WINDOW_S = 7 * 24 * 3600;
-const DEFAULT_PROFILE_PICTURES = 16;
 const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const registerBody = compile(RegisterBody);
@@ -66,12 +66,12 @@ export function accountRoutes(s: Services): Route[] {
 
     const passwordHash = await s.passwords.hash(password);
     const name = await randomNickname(s.db, s.logger);
-    const profileUrl = s.storage.urlFor(`profile/default_profile_${randomInt(1, DEFAULT_PROFILE_PICTURES + 1)}.png`);
+    const profileKey = defaultPictureKey(randomInt(1, DEFAULT_PROFILE_PICTURES + 1));
     const verifyToken = randomUUID();
     const user = await s.db.tx('register', async (tx) => {
       // Someone whose link expired is told to register again: the stale unverified account makes way.
       await tx.none('DELETE FROM users WHERE lower(email) = lower($1) AND NOT email_verified AND verify_expires < $2', [email, now()]);
-      return insertUser(tx, { email, passwordHash, name, profileUrl, verifyToken, verifyExpires: new Date(s.clock.now() + VERIFY_LINK_LIFETIME_MS) });
+      return insertUser(tx, { email, passwordHash, name, profileKey, verifyToken, verifyExpires: new Date(s.clock.now() + VERIFY_LINK_LIFETIME_MS) });
     }).catch((error: unknown) => {
       if (pgErrorCode(error) === '23505') return null;
       throw error;

@@ -325,13 +325,13 @@ export function albumRoutes(s: Services): Route[] {
         let created;
         if (image) {
           const { id: imageId, stored } = await storeImage(tx, folder, String(stamp), image, written);
-          created = await insertTeaser(tx, albumId, { kind: 'image', imageId, originalUrl: stored.originalUrl, originalKey: stored.originalKey, thumbUrl: stored.thumbUrl, sortOrder });
+          created = await insertTeaser(tx, albumId, { kind: 'image', imageId, originalKey: stored.originalKey, thumbKey: stored.thumbKey, sortOrder });
         } else {
           // Stored as uploaded: no frame-extraction tool is in the stack, so a video has no thumbnail.
           const key = `${folder}/${stamp}.${videoExtension}`;
           await s.storage.put(key, file.bytes, contentType);
           written.push(key);
-          created = await insertTeaser(tx, albumId, { kind: 'video', imageId: null, originalUrl: s.storage.urlFor(key), originalKey: key, thumbUrl: null, sortOrder });
+          created = await insertTeaser(tx, albumId, { kind: 'video', imageId: null, originalKey: key, thumbKey: null, sortOrder });
         }
         await logActivity(tx, { actor: 'admin', action: 'create', category: 'album', targetType: 'album_teaser', targetId: created.id, summary: `앨범 티저(${created.kind}) 등록` });
         return created;

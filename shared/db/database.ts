@@ -11,7 +11,15 @@ let pgp: IMain | null = null;
 
 function main(): IMain {
   if (pgp) return pgp;
-  pgp = pgPromise({ noWarnings: true });
+  pgp = pgPromise({
+    noWarnings: true,
+    // Each new connection learns where stored files are served, for storage_url() (migration 011).
+    // Queued on the client before the query that asked for the connection.
+    connect({ client, dc, useCount }) {
+      const base = (dc as DatabaseContext | undefined)?.storageBaseUrl;
+      if (useCount === 0 && base) void client.query("SELECT set_config('app.storage_base_url', $1, false)", [base]).catch(() => undefined);
+    },
+  });
   const types = pgp.pg.types;
   types.setTypeParser(1082, (value: string) => value); // date stays 'YYYY-MM-DD', no time-zone shift
   types.setTypeParser(20, (value: string) => Number(value)); // bigint counts fit in a double here
@@ -33,17 +41,29 @@ export interface DatabaseTimeouts {
   queryMs: number;
 }
 
-/**
- * The pool. With `timeouts`, a query against an unreachable server fails within
- * connectMs + queryMs instead of hanging; that error is `databaseUnavailable` (503, not 500).
- */
-export function connectDatabase(url: string, logger: Logger, poolSize = 20, timeouts?: DatabaseTimeouts): Database {
-  const db = main()({
-    connectionString: url,
-    max: poolSize,
-    application_name: 'schedule-backend',
-    ...(timeouts ? { connectionTimeoutMillis: timeouts.connectMs, query_timeout: timeouts.queryMs, statement_timeout: timeouts.queryMs } : {}),
-  });
+interface DatabaseContext {
+  storageBaseUrl?: string;
+}
+
+export interface ConnectOptions {
+  /** A query against an unreachable server fails within connectMs + queryMs instead of hanging; that error is `databaseUnavailable` (503, not 500). */
+  timeouts?: DatabaseTimeouts;
+  /** What storage_url() puts before a stored key (`<PUBLIC_BASE_URL>/storage/<bucket>`). */
+  storageBaseUrl?: string;
+}
+
+export function connectDatabase(url: string, logger: Logger, poolSize = 20, options: ConnectOptions = {}): Database {
+  const { timeouts, storageBaseUrl } = options;
+  const context: DatabaseContext = storageBaseUrl ? { storageBaseUrl } : {};
+  const db = main()(
+    {
+      connectionString: url,
+      max: poolSize,
+      application_name: 'schedule-backend',
+      ...(timeouts ? { connectionTimeoutMillis: timeouts.connectMs, query_timeout: timeouts.queryMs, statement_timeout: timeouts.queryMs } : {}),
+    },
+    context,
+  );
   let closing = false;
   db.$pool.on('error', (error: Error) => {
     // Connections still closing when the server stops report 57P01; expected during shutdown.

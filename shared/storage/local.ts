@@ -1,7 +1,8 @@
 // Local-directory storage (embedded default): files under DATA_DIR/storage/<bucket>/<key>, served by the edge.
 
 import { randomBytes } from 'node:crypto';
-import { mkdir, open, realpath, rename, rm } from 'node:fs/promises';
+import type { Dirent } from 'node:fs';
+import { lstat, mkdir, open, readdir, realpath, rename, rm, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { contentTypeForKey } from './content-type.ts';
 import {
@@ -9,6 +10,7 @@ import {
   encodeKeyForUrl,
   isValidKey,
   type LocalStorageOptions,
+  type OpenedFile,
   type Storage,
   type StoredFile,
 } from './storage.ts';
@@ -38,6 +40,10 @@ export class LocalStorage implements Storage {
     await mkdir(this.bucketDir, { recursive: true });
     await mkdir(this.#tempDir, { recursive: true });
     this.#realBucketDir = await realpath(this.bucketDir);
+  }
+
+  get baseUrl(): string {
+    return this.#bucketUrl;
   }
 
   urlFor(key: string): string {
@@ -74,37 +80,60 @@ export class LocalStorage implements Storage {
 
   async read(key: string): Promise<StoredFile | null> {
     assertValidKey(key);
-    return this.#readInsideBucket(path.join(this.bucketDir, key), key);
+    return readWhole(await this.#openInsideBucket(path.join(this.bucketDir, key), key));
+  }
+
+  async openFile(key: string): Promise<OpenedFile | null> {
+    if (!isValidKey(key)) return null;
+    return this.#openInsideBucket(path.join(this.bucketDir, key), key);
   }
 
   /**
-   * Reads the file behind `GET /storage/<relativePath>`, where relativePath is the still
-   * percent-encoded rest of the URL path (`media/posters/a%20b.webp`). Null when the path
-   * names no file of this bucket: malformed encoding, `..` (plain or encoded), an encoded
-   * slash or backslash, NUL, an absolute path, a directory, or a symlink leading outside.
+   * The key behind `GET /storage/<relativePath>`, where relativePath is the still percent-encoded
+   * rest of the URL path (`media/posters/a%20b.webp`). Null when the path names no key of this
+   * bucket: malformed encoding, `..` (plain or encoded), an encoded slash or backslash, NUL, an
+   * absolute path. (Symlinks leading outside are refused when the file is opened.)
    */
+  keyOfPath(relativePath: string): string | null {
+    return keyOfStoragePath(relativePath, this.bucket);
+  }
+
+  /** Reads the file behind `GET /storage/<relativePath>` whole (see keyOfPath and openFile). */
   async serveLocalFile(relativePath: string): Promise<StoredFile | null> {
-    const segments: string[] = [];
-    for (const raw of relativePath.split('/')) {
-      let segment: string;
-      try {
-        segment = decodeURIComponent(raw);
-      } catch {
-        return null;
-      }
-      if (segment.includes('/')) return null;
-      segments.push(segment);
+    const key = this.keyOfPath(relativePath);
+    return key === null ? null : readWhole(await this.openFile(key));
+  }
+
+  async *list(prefix: string): AsyncIterable<{ key: string; modified: Date }> {
+    const start = prefix.replace(/\/+$/, '');
+    if (start !== '' && !isValidKey(start)) return;
+    yield* walk(this.bucketDir, start);
+  }
+
+  /** Removes `.part` files of writes that never finished (a crash mid-upload) older than `before`. */
+  async removeStaleTemp(before: Date): Promise<string[]> {
+    let names: string[];
+    try {
+      names = await readdir(this.#tempDir);
+    } catch (error) {
+      if (isMissing(error)) return [];
+      throw error;
     }
-    const [bucket, ...keySegments] = segments;
-    if (bucket !== this.bucket) return null;
-    const key = keySegments.join('/');
-    if (!isValidKey(key)) return null;
-    return this.#readInsideBucket(path.join(this.bucketDir, ...keySegments), key);
+    const removed: string[] = [];
+    for (const name of names) {
+      if (!name.endsWith('.part')) continue;
+      const file = path.join(this.#tempDir, name);
+      const info = await lstat(file).catch(() => null);
+      if (!info || !info.isFile() || info.mtime >= before) continue;
+      await rm(file, { force: true });
+      removed.push(name);
+    }
+    return removed;
   }
 
   async close(): Promise<void> {}
 
-  async #readInsideBucket(filePath: string, key: string): Promise<StoredFile | null> {
+  async #openInsideBucket(filePath: string, key: string): Promise<OpenedFile | null> {
     if (!filePath.startsWith(this.bucketDir + path.sep)) return null;
     const realBucketDir = this.#realBucketDir ?? (this.#realBucketDir = await realpath(this.bucketDir));
     let realFile: string;
@@ -116,7 +145,7 @@ export class LocalStorage implements Storage {
     }
     // A symlink inside the bucket may point anywhere; only files really inside it are served.
     if (!realFile.startsWith(realBucketDir + path.sep)) return null;
-    let file;
+    let file: FileHandle;
     try {
       file = await open(realFile, 'r');
     } catch (error) {
@@ -125,18 +154,72 @@ export class LocalStorage implements Storage {
     }
     try {
       const stat = await file.stat({ bigint: true });
-      if (!stat.isFile()) return null;
-      const bytes = await file.readFile();
+      if (!stat.isFile()) {
+        await file.close();
+        return null;
+      }
+      const size = Number(stat.size);
+      // The descriptor stays open until streamed or released: a put in between (temp file +
+      // rename) makes a new inode, so these bytes always match this size and ETag.
       return {
-        bytes,
+        size,
         contentType: contentTypeForKey(key),
-        // The inode changes on every put (temp file + rename), so this changes with the content.
-        etag: `"${stat.ino.toString(16)}-${bytes.length.toString(16)}-${stat.mtimeNs.toString(16)}"`,
-        size: bytes.length,
+        // The inode changes on every put, so this changes with the content.
+        etag: `"${stat.ino.toString(16)}-${size.toString(16)}-${stat.mtimeNs.toString(16)}"`,
         lastModified: new Date(Number(stat.mtimeMs)),
+        stream: async (start, end) => file.createReadStream({ start, end, autoClose: true }),
+        readInto: async (buffer, position, length) => (await file.read(buffer, 0, length, position)).bytesRead,
+        release: () => void file.close().catch(() => undefined),
       };
-    } finally {
+    } catch (error) {
       await file.close();
+      throw error;
+    }
+  }
+}
+
+/** `media/a%20b/c.webp` → `a b/c.webp` when the first segment is the bucket; null when it names no key. */
+export function keyOfStoragePath(relativePath: string, bucket: string): string | null {
+  const segments: string[] = [];
+  for (const raw of relativePath.split('/')) {
+    let segment: string;
+    try {
+      segment = decodeURIComponent(raw);
+    } catch {
+      return null;
+    }
+    if (segment.includes('/')) return null;
+    segments.push(segment);
+  }
+  const [first, ...keySegments] = segments;
+  if (first !== bucket) return null;
+  const key = keySegments.join('/');
+  return isValidKey(key) ? key : null;
+}
+
+async function readWhole(opened: OpenedFile | null): Promise<StoredFile | null> {
+  if (!opened) return null;
+  const chunks: Buffer[] = [];
+  if (opened.size > 0) for await (const chunk of await opened.stream(0, opened.size - 1)) chunks.push(chunk as Buffer);
+  else opened.release();
+  const bytes = Buffer.concat(chunks);
+  return { bytes, contentType: opened.contentType, etag: opened.etag, size: bytes.length, ...(opened.lastModified ? { lastModified: opened.lastModified } : {}) };
+}
+
+async function* walk(root: string, prefix: string): AsyncIterable<{ key: string; modified: Date }> {
+  let entries: Dirent[];
+  try {
+    entries = await readdir(prefix === '' ? root : path.join(root, prefix), { withFileTypes: true });
+  } catch (error) {
+    if (isMissing(error)) return;
+    throw error;
+  }
+  for (const entry of entries) {
+    const key = prefix === '' ? entry.name : `${prefix}/${entry.name}`;
+    if (entry.isDirectory()) yield* walk(root, key);
+    else if (entry.isFile() && isValidKey(key)) {
+      const info = await lstat(path.join(root, key)).catch(() => null);
+      if (info) yield { key, modified: info.mtime };
     }
   }
 }

@@ -1,11 +1,14 @@
 // S3-compatible storage (MinIO, S3, R2...) through aws4fetch, with path-style URLs: <endpoint>/<bucket>/<key>.
 
 import { createHash } from 'node:crypto';
+import { Readable, Transform } from 'node:stream';
 import { AwsClient } from 'aws4fetch';
 import {
   assertValidKey,
   encodeKeyForUrl,
+  isValidKey,
   StorageError,
+  type OpenedFile,
   type S3StorageOptions,
   type Storage,
   type StoredFile,
@@ -49,6 +52,10 @@ export class S3Storage implements Storage {
       service: 's3',
       retries: RETRIES,
     });
+  }
+
+  get baseUrl(): string {
+    return this.#bucketUrl;
   }
 
   urlFor(key: string): string {
@@ -119,6 +126,55 @@ export class S3Storage implements Storage {
     };
   }
 
+  /** HeadObject now; the bytes with a ranged GetObject when streamed (If-Match: the same version). */
+  async openFile(key: string): Promise<OpenedFile | null> {
+    if (!isValidKey(key)) return null;
+    const url = this.urlFor(key);
+    const head = await this.#send('HeadObject', url, { method: 'HEAD' });
+    await head.body?.cancel();
+    if (head.status === 404 || head.status === 403) return null;
+    if (!head.ok) throw new StorageError(describe('HeadObject', head.status, null, `${this.bucket}/${key}`), head.status);
+    const size = Number(head.headers.get('content-length') ?? '0');
+    const etag = head.headers.get('etag') ?? '';
+    const lastModified = head.headers.get('last-modified');
+    return {
+      size,
+      contentType: head.headers.get('content-type') ?? 'application/octet-stream',
+      // S3 ETags are quoted hashes of the stored bytes: strong.
+      etag: etag.startsWith('W/') ? etag.slice(2) : etag,
+      ...(lastModified ? { lastModified: new Date(lastModified) } : {}),
+      stream: async (start, end) => {
+        const response = await this.#send('GetObject', url, {
+          method: 'GET',
+          headers: { Range: `bytes=${start}-${end}`, ...(etag ? { 'If-Match': etag } : {}) },
+        }, false);
+        if (!response.ok || !response.body) throw await failure('GetObject', response, `${this.bucket}/${key}`);
+        // A server that ignores Range answers 200 with every byte: skip to the range here.
+        const body = Readable.fromWeb(response.body as import('node:stream/web').ReadableStream<Uint8Array>);
+        return response.status === 206 ? body : body.pipe(sliceStream(start, end));
+      },
+      release: () => undefined,
+    };
+  }
+
+  /** ListObjectsV2 under the prefix, a page of up to 1000 keys at a time. */
+  async *list(prefix: string): AsyncIterable<{ key: string; modified: Date }> {
+    let token: string | null = null;
+    do {
+      const query = new URLSearchParams({ 'list-type': '2', prefix, ...(token ? { 'continuation-token': token } : {}) });
+      const response = await this.#send('ListObjectsV2', `${this.#bucketUrl}?${query}`, { method: 'GET' });
+      if (!response.ok) throw await failure('ListObjectsV2', response, this.bucket);
+      const text = await response.text();
+      for (const match of text.matchAll(/<Contents>([\s\S]*?)<\/Contents>/g)) {
+        const part = match[1] ?? '';
+        const key = unescapeXml(/<Key>([\s\S]*?)<\/Key>/.exec(part)?.[1] ?? '');
+        const modified = new Date(/<LastModified>([^<]*)<\/LastModified>/.exec(part)?.[1] ?? 0);
+        if (key) yield { key, modified };
+      }
+      token = /<IsTruncated>true<\/IsTruncated>/.test(text) ? unescapeXml(/<NextContinuationToken>([^<]*)<\/NextContinuationToken>/.exec(text)?.[1] ?? '') || null : null;
+    } while (token);
+  }
+
   async close(): Promise<void> {}
 
   async #deleteBatch(keys: string[]): Promise<void> {
@@ -162,8 +218,18 @@ export class S3Storage implements Storage {
     }
   }
 
-  async #send(operation: string, url: string, init: RequestInit): Promise<Response> {
+  /** `timed: false` for a body read at the client's pace: only connecting is bounded then. */
+  async #send(operation: string, url: string, init: RequestInit, timed = true): Promise<Response> {
     try {
+      if (!timed) {
+        const connect = new AbortController();
+        const timer = setTimeout(() => connect.abort(), this.#timeoutMs);
+        try {
+          return await this.#client.fetch(url, { ...init, signal: connect.signal });
+        } finally {
+          clearTimeout(timer);
+        }
+      }
       return await this.#client.fetch(url, { ...init, signal: AbortSignal.timeout(this.#timeoutMs) });
     } catch (error) {
       // Network errors name the host and the errno, never the signed headers.
@@ -196,4 +262,17 @@ function unescapeXml(text: string): string {
   return text
     .replace(/&#(\d+);/g, (_, code: string) => String.fromCharCode(Number(code)))
     .replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&apos;/g, "'").replace(/&amp;/g, '&');
+}
+
+/** Bytes `start` to `end` inclusive of a stream that carries the whole object. */
+function sliceStream(start: number, end: number): Transform {
+  let offset = 0;
+  return new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      const from = Math.max(start - offset, 0);
+      const to = Math.min(end + 1 - offset, chunk.length);
+      offset += chunk.length;
+      done(null, from < to ? chunk.subarray(from, to) : undefined);
+    },
+  });
 }

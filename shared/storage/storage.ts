@@ -1,5 +1,6 @@
 // Object storage used for uploaded media: a local directory (embedded default) or an S3-compatible bucket.
 
+import type { Readable } from 'node:stream';
 import type { Config } from '../config.ts';
 import { LocalStorage } from './local.ts';
 import { S3Storage } from './s3.ts';
@@ -13,9 +14,30 @@ export interface StoredFile {
   lastModified?: Date;
 }
 
+/**
+ * A stored object opened for serving: what the headers need, and its bytes on demand. Either
+ * `stream` is called once (the stream owns the handle from then on), or `release` is called once,
+ * after any number of `readInto` calls or none.
+ */
+export interface OpenedFile {
+  size: number;
+  contentType: string;
+  /** Strong, quoted, as sent in an ETag header; changes whenever the bytes do. */
+  etag: string;
+  lastModified?: Date;
+  /** Bytes `start` to `end` inclusive, read as the consumer asks for them (backpressure). */
+  stream(start: number, end: number): Promise<Readable>;
+  /** Positional read into the caller's buffer (local files): a download reuses one buffer, no garbage per chunk. */
+  readInto?(buffer: Buffer, position: number, length: number): Promise<number>;
+  /** Done with the handle (HEAD, 304, 416, or after readInto): let go of what it holds. */
+  release(): void;
+}
+
 export interface Storage {
   readonly kind: 'local' | 's3';
   readonly bucket: string;
+  /** `urlFor(key)` is this, a slash and the encoded key. */
+  readonly baseUrl: string;
   /** Writes the object whole; a reader sees the old bytes or the new ones, never a mix. */
   put(key: string, bytes: Uint8Array, contentType: string): Promise<void>;
   /** Deletes the objects; keys that do not exist are not an error. */
@@ -23,6 +45,10 @@ export interface Storage {
   /** Public URL of the object: `{storage_url}/<bucket>/<key>` with each key segment percent-encoded. */
   urlFor(key: string): string;
   read?(key: string): Promise<StoredFile | null>;
+  /** The object for serving without reading it whole; null when there is none. */
+  openFile(key: string): Promise<OpenedFile | null>;
+  /** Keys and ages of the stored objects under a prefix (the orphan sweep). */
+  list(prefix: string): AsyncIterable<{ key: string; modified: Date }>;
   /** Releases what the storage holds open (nothing today); safe to call twice. */
   close?(): Promise<void>;
 }
@@ -115,6 +141,13 @@ export function assertValidBucket(bucket: string): void {
   if (!/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(bucket) || bucket.includes('..')) {
     throw new StorageKeyError(`버킷 이름이 올바르지 않습니다: ${JSON.stringify(bucket)}`);
   }
+}
+
+/** What a key is appended to for its public URL: `<PUBLIC_BASE_URL>/storage/<bucket>` or `<STORAGE_URL>/<bucket>`. */
+export function storageBaseUrl(settings: StorageConfig | StorageSettings): string {
+  const config = 'kind' in settings ? settings : storageConfigFrom(settings);
+  const storage = config.kind === 'local' ? new LocalStorage(config) : new S3Storage(config);
+  return storage.baseUrl;
 }
 
 /**

@@ -10,7 +10,7 @@ export type TeaserRecord = Static<typeof Teaser>;
 export type TrackDetailRecord = Static<typeof TrackDetail>;
 
 const COVER_JSON = `CASE WHEN i.id IS NULL THEN NULL
-       ELSE json_build_object('originalUrl', i.original_url, 'mediumUrl', i.medium_url, 'thumbUrl', i.thumb_url) END`;
+       ELSE json_build_object('originalUrl', storage_url(i.original_key), 'mediumUrl', storage_url(i.medium_key), 'thumbUrl', storage_url(i.thumb_key)) END`;
 
 const TRACK_JSON = `json_build_object('id', t.id, 'trackNumber', t.track_number, 'title', t.title, 'isTitleTrack', t.is_title_track,
        'duration', t.duration, 'lyricist', t.lyricist, 'composer', t.composer, 'arranger', t.arranger, 'lyrics', t.lyrics,
@@ -136,7 +136,7 @@ export async function keysUnder(db: Queryable, folder: string): Promise<string[]
 // ---- photos ------------------------------------------------------------------------------------
 
 const PHOTO_SELECT = `
-  SELECT p.id, p.concept, i.original_url AS "originalUrl", i.medium_url AS "mediumUrl", i.thumb_url AS "thumbUrl",
+  SELECT p.id, p.concept, storage_url(i.original_key) AS "originalUrl", storage_url(i.medium_key) AS "mediumUrl", storage_url(i.thumb_key) AS "thumbUrl",
          i.width, i.height, p.member_ids AS "memberIds", p.sort_order AS "sortOrder"
     FROM album_photos p JOIN images i ON i.id = p.image_id`;
 
@@ -184,7 +184,8 @@ export async function deletePhoto(db: Queryable, albumId: number, photoId: numbe
 
 // ---- teasers -----------------------------------------------------------------------------------
 
-const TEASER_SELECT = 'SELECT id, kind, original_url AS "originalUrl", thumb_url AS "thumbUrl", sort_order AS "sortOrder" FROM album_teasers';
+const TEASER_COLUMNS = 'id, kind, storage_url(original_key) AS "originalUrl", storage_url(thumb_url) AS "thumbUrl", sort_order AS "sortOrder"';
+const TEASER_SELECT = `SELECT ${TEASER_COLUMNS} FROM album_teasers`;
 
 export const teasersOfAlbum = (db: Queryable, albumId: number) => db.any<TeaserRecord>(`${TEASER_SELECT} WHERE album_id = $1 ORDER BY sort_order, id`, [albumId]);
 
@@ -192,9 +193,9 @@ export interface TeaserFields {
   kind: TeaserRecord['kind'];
   /** The image record of an image teaser; null for a video. */
   imageId: number | null;
-  originalUrl: string;
   originalKey: string;
-  thumbUrl: string | null;
+  /** The image's thumbnail key; null for a video (no frame extraction). */
+  thumbKey: string | null;
   sortOrder: number;
 }
 
@@ -202,8 +203,8 @@ export async function insertTeaser(db: Queryable, albumId: number, teaser: Tease
   return db.one<TeaserRecord>(
     `INSERT INTO album_teasers (album_id, kind, image_id, original_url, original_key, thumb_url, sort_order)
      VALUES ($1, $2, $3, $4, $5, $6, $7)
-     RETURNING id, kind, original_url AS "originalUrl", thumb_url AS "thumbUrl", sort_order AS "sortOrder"`,
-    [albumId, teaser.kind, teaser.imageId, teaser.originalUrl, teaser.originalKey, teaser.thumbUrl, teaser.sortOrder],
+     RETURNING ${TEASER_COLUMNS}`,
+    [albumId, teaser.kind, teaser.imageId, teaser.originalKey, teaser.originalKey, teaser.thumbKey, teaser.sortOrder],
   );
 }
 

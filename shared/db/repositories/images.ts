@@ -23,7 +23,7 @@ export async function insertImage(db: Queryable, image: StoredImage): Promise<nu
   const row = await db.one<{ id: number }>(
     `INSERT INTO images (original_url, medium_url, thumb_url, original_key, medium_key, thumb_key, width, height)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id`,
-    [image.originalUrl, image.mediumUrl, image.thumbUrl, image.originalKey, image.mediumKey, image.thumbKey, image.width, image.height],
+    [image.originalKey, image.mediumKey, image.thumbKey, image.originalKey, image.mediumKey, image.thumbKey, image.width, image.height],
   );
   return row.id;
 }
@@ -41,8 +41,20 @@ export async function deleteImages(db: Queryable, ids: number[]): Promise<string
 export async function imagesByIds(db: Queryable, ids: number[]): Promise<Map<number, ImageUrls>> {
   if (ids.length === 0) return new Map();
   const rows = await db.any<{ id: number; original_url: string; medium_url: string; thumb_url: string }>(
-    'SELECT id, original_url, medium_url, thumb_url FROM images WHERE id = ANY($1::int[])',
+    'SELECT id, storage_url(original_key) AS original_url, storage_url(medium_key) AS medium_url, storage_url(thumb_key) AS thumb_url FROM images WHERE id = ANY($1::int[])',
     [ids],
   );
   return new Map(rows.map((row) => [row.id, { id: row.id, originalUrl: row.original_url, mediumUrl: row.medium_url, thumbUrl: row.thumb_url }]));
+}
+
+/** The keys no row points at: no image variant and no album teaser (videos are stored without an image record). */
+export async function unreferencedKeys(db: Queryable, keys: string[]): Promise<string[]> {
+  if (keys.length === 0) return [];
+  const rows = await db.any<{ key: string }>(
+    `SELECT k.key FROM unnest($1::text[]) AS k(key)
+     WHERE NOT EXISTS (SELECT 1 FROM images i WHERE i.original_key = k.key OR i.medium_key = k.key OR i.thumb_key = k.key)
+       AND NOT EXISTS (SELECT 1 FROM album_teasers t WHERE t.original_key = k.key)`,
+    [keys],
+  );
+  return rows.map((row) => row.key);
 }

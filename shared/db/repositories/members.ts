@@ -15,7 +15,7 @@ export interface Member {
 
 const MEMBER_SELECT = `
   SELECT m.id, m.name, m.name_en AS "nameEn", to_char(m.birth_date, 'YYYY-MM-DD') AS "birthDate", m.position,
-         i.original_url AS "imageUrl", m.instagram, m.is_former AS "isFormer", m.nicknames
+         storage_url(i.original_key) AS "imageUrl", m.instagram, m.is_former AS "isFormer", m.nicknames
     FROM members m LEFT JOIN images i ON i.id = m.image_id`;
 
 export const listMembers = (db: Queryable) => db.any<Member>(`${MEMBER_SELECT} ORDER BY m.sort_order, m.id`);

@@ -66,8 +66,8 @@ const ITEM_SELECT = `
          e.schedule_id IS NOT NULL AS is_event, e.subtype, e.school_name, e.post_urls,
          CASE WHEN v.id IS NULL THEN NULL ELSE json_build_object('id', v.id, 'name', v.name, 'address', v.address,
               'roadAddress', v.road_address, 'lat', v.lat, 'lng', v.lng, 'map_id', v.map_id) END AS venue,
-         COALESCE((SELECT json_agg(json_build_object('id', i.id, 'originalUrl', i.original_url, 'mediumUrl', i.medium_url,
-                                                     'thumbUrl', i.thumb_url) ORDER BY p.ord)
+         COALESCE((SELECT json_agg(json_build_object('id', i.id, 'originalUrl', storage_url(i.original_key), 'mediumUrl', storage_url(i.medium_key),
+                                                     'thumbUrl', storage_url(i.thumb_key)) ORDER BY p.ord)
                      FROM unnest(e.poster_image_ids) WITH ORDINALITY AS p(image_id, ord)
                      JOIN images i ON i.id = p.image_id), '[]'::json) AS posters
     FROM schedules s
@@ -123,8 +123,8 @@ export async function scheduleDetail(db: Queryable, id: number): Promise<Schedul
     image_urls: string[] | null;
   }>(
     `SELECT base.*, s.description,
-            COALESCE((SELECT json_agg(json_build_object('id', i.id, 'originalUrl', i.original_url, 'mediumUrl', i.medium_url,
-                                                        'thumbUrl', i.thumb_url) ORDER BY si.position)
+            COALESCE((SELECT json_agg(json_build_object('id', i.id, 'originalUrl', storage_url(i.original_key), 'mediumUrl', storage_url(i.medium_key),
+                                                        'thumbUrl', storage_url(i.thumb_key)) ORDER BY si.position)
                         FROM schedule_images si JOIN images i ON i.id = si.image_id
                        WHERE si.schedule_id = s.id), '[]'::json) AS images,
             vs.video_id, vs.channel_name, vs.video_type, ps.post_id, ps.username, ps.image_urls

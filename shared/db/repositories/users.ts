@@ -29,13 +29,15 @@ export const toPublicUser = (row: UserRow): PublicUser => ({
   isAdmin: row.is_admin,
 });
 
-const COLUMNS = 'id, email, password, name, profile_url, email_verified, verify_token, verify_expires, is_admin';
+// profile_url holds a storage key (or an absolute URL); the URL is built when answering (migration 011).
+const COLUMNS = 'id, email, password, name, storage_url(profile_url) AS profile_url, email_verified, verify_token, verify_expires, is_admin';
 
 export interface NewUser {
   email: string;
   passwordHash: string;
   name: string;
-  profileUrl: string;
+  /** The picture's storage key (`profile/default_profile_3.png`). */
+  profileKey: string;
   verifyToken: string;
   verifyExpires: Date;
 }
@@ -47,7 +49,7 @@ export function insertUser(db: Queryable, user: NewUser): Promise<UserRow | null
      VALUES ($1, $2, $3, $4, $5, $6)
      ON CONFLICT ((lower(email))) DO NOTHING
      RETURNING ${COLUMNS}`,
-    [user.email, user.passwordHash, user.name, user.profileUrl, user.verifyToken, user.verifyExpires],
+    [user.email, user.passwordHash, user.name, user.profileKey, user.verifyToken, user.verifyExpires],
   );
 }
 

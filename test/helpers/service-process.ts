@@ -1,0 +1,57 @@
+// The real process (`node --import tsx shared/main.ts`) on a free port, a temporary DATA_DIR and a
+// test database, for tests that must see what real clients see on the wire.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { freePort } from '../../shared/db/embedded-postgres.ts';
+import type { TestDatabase } from './database.ts';
+
+export interface ServiceProcess {
+  child: ChildProcess;
+  url: string;
+  port: number;
+  dataDir: string;
+  output: string[];
+  exited: Promise<number | null>;
+  /** SIGTERM, wait for the exit; a DATA_DIR the helper made is removed after the exit. */
+  stop(): Promise<number | null>;
+}
+
+export interface ProcessOptions {
+  /** Reuse this DATA_DIR (a restart); the caller removes it. */
+  dataDir?: string;
+  port?: number;
+}
+
+export async function startProcess(database: TestDatabase, env: Record<string, string> = {}, options: ProcessOptions = {}): Promise<ServiceProcess> {
+  const port = options.port ?? (await freePort());
+  const dataDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), 'schedule-process-')));
+  const child = spawn(process.execPath, ['--import', 'tsx', 'shared/main.ts'], {
+    env: { ...process.env, PORT: String(port), DATABASE_URL: database.url, JWT_SECRET: 'real-client-test-secret-'.padEnd(48, 'x'), DATA_DIR: dataDir, LOG_LEVEL: 'info', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const output: string[] = [];
+  child.stdout!.on('data', (chunk: Buffer) => output.push(chunk.toString()));
+  child.stderr!.on('data', (chunk: Buffer) => output.push(chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  if (options.dataDir === undefined) void exited.then(() => rm(dataDir, { recursive: true, force: true }));
+  const url = `http://127.0.0.1:${port}`;
+  const stop = async () => {
+    if (child.exitCode === null) child.kill('SIGTERM');
+    return exited;
+  };
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`process exited early: ${output.join('')}`);
+    try {
+      if ((await fetch(`${url}/readyz`)).status === 200) return { child, url, port, dataDir, output, exited, stop };
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  child.kill('SIGKILL');
+  throw new Error(`process did not become ready: ${output.join('')}`);
+}
+

@@ -1,0 +1,83 @@
+// Files and rows agree after a crash (issue 11): an upload stores its files before its row commits,
+// so a process killed in between leaves objects no row references, and a put killed mid-write
+// leaves a `.part` file in storage/.tmp. The actors role sweeps both at start and then periodically:
+// objects under the prefixes this service writes that no row references and that are older than an
+// hour (an upload in progress is never that old), and `.part` files as old.
+import { unreferencedKeys } from '../../shared/db/repositories/images.ts';
+import type { Db } from '../../shared/db/database.ts';
+import type { Logger } from '../../shared/logger.ts';
+import { LocalStorage } from '../../shared/storage/local.ts';
+import type { Storage } from '../../shared/storage/storage.ts';
+
+/** What uploads write (edge/routes: events, albums, members); default pictures and anything else stay. */
+export const SWEPT_PREFIXES = ['event/', 'album/', 'member/'] as const;
+export const ORPHAN_MIN_AGE_MS = 60 * 60 * 1000;
+export const SWEEP_INTERVAL_MS = 60 * 60 * 1000;
+const BATCH = 500;
+
+export interface SweepResult {
+  objects: string[];
+  parts: string[];
+}
+
+export interface SweepSources {
+  db: Db;
+  storage: Storage;
+  logger: Logger;
+  now?: () => number;
+}
+
+export async function sweepOrphans({ db, storage, logger, now = Date.now }: SweepSources): Promise<SweepResult> {
+  const before = new Date(now() - ORPHAN_MIN_AGE_MS);
+  const objects: string[] = [];
+  const check = async (batch: string[]) => {
+    const orphans = await unreferencedKeys(db, batch);
+    if (orphans.length === 0) return;
+    await storage.delete(orphans);
+    objects.push(...orphans);
+  };
+  for (const prefix of SWEPT_PREFIXES) {
+    let batch: string[] = [];
+    for await (const object of storage.list(prefix)) {
+      if (object.modified >= before) continue;
+      batch.push(object.key);
+      if (batch.length === BATCH) {
+        await check(batch);
+        batch = [];
+      }
+    }
+    await check(batch);
+  }
+  const parts = storage instanceof LocalStorage ? await storage.removeStaleTemp(before) : [];
+  if (objects.length > 0 || parts.length > 0) {
+    logger.warn({ objects: objects.length, parts: parts.length, sample: objects.slice(0, 5) }, 'removed stored files no row references (left by a crash)');
+  } else logger.debug('orphan sweep: nothing to remove');
+  return { objects, parts };
+}
+
+export interface OrphanSweeper {
+  /** The sweep at start. */
+  first: Promise<void>;
+  stop(): Promise<void>;
+}
+
+/** Sweeps now and every interval; a failed sweep is logged and retried at the next one. */
+export function startOrphanSweeper(sources: SweepSources, counted: (result: SweepResult) => void, intervalMs = SWEEP_INTERVAL_MS): OrphanSweeper {
+  let running: Promise<void> = Promise.resolve();
+  let stopped = false;
+  const run = () =>
+    (running = sweepOrphans(sources).then(counted, (error: unknown) => sources.logger.error({ err: error }, 'orphan sweep failed')));
+  const first = run();
+  const timer = setInterval(() => {
+    if (!stopped) void run();
+  }, intervalMs);
+  timer.unref();
+  return {
+    first,
+    stop: async () => {
+      stopped = true;
+      clearInterval(timer);
+      await running;
+    },
+  };
+}
