@@ -166,7 +166,7 @@ export function accountRoutes(s: Services): Route[] {
   return [
     {
       method: 'post', path: '/auth/register', handler: register, bodyLimit: 16 * 1024,
-      doc: { summary: 'Register an account', tags, body: RegisterBody, description: 'R0 missing/empty → 400, R1 e-mail pattern → 400, R2 password under 8 characters → 400, password over 72 UTF-8 bytes → 400, R3 e-mail registered → 409 (an unverified account whose link expired is replaced). Sends the verification e-mail.', responses: { 200: SuccessMessageResponse, 400: ErrorResponse, 409: ErrorResponse, 413: ErrorResponse } },
+      doc: { summary: 'Register an account', tags, body: RegisterBody, description: 'R0 missing/empty → 400, R1 e-mail pattern → 400 (a bare mailbox only: no , < > ( ) : ; " [ ] \\, whitespace or control characters; NFC-normalised), R2 password under 8 characters → 400, password over 72 UTF-8 bytes → 400, more than REGISTER_LIMIT_PER_HOUR (default 20) registrations from the client address in an hour → 429 with Retry-After, R3 e-mail registered → 409 (an unverified account whose link expired is replaced). Sends the verification e-mail.', responses: { 200: SuccessMessageResponse, 400: ErrorResponse, 409: ErrorResponse, 413: ErrorResponse, 429: ErrorResponse } },
     },
     {
       method: 'get', path: '/auth/verify/:token', handler: verify,
@@ -174,7 +174,7 @@ export function accountRoutes(s: Services): Route[] {
     },
     {
       method: 'post', path: '/auth/login', handler: login, bodyLimit: 16 * 1024,
-      doc: { summary: 'Log in', tags, body: LoginBody, description: 'Locked IP (5 failures, 15 minutes) → 429 naming the minutes left; missing field → 400; unknown e-mail or wrong password → 401 (one message, failure counted); unverified → 403.', responses: { 200: LoginResponse, 400: ErrorResponse, 401: ErrorResponse, 403: ErrorResponse, 429: ErrorResponse } },
+      doc: { summary: 'Log in', tags, body: LoginBody, description: 'Locked client address (5 failures, 15 minutes; the address as the API description says) → 429 naming the minutes left; missing field → 400; unknown e-mail, wrong password or a password over 72 bytes → 401 (one message, failure counted; parallel attempts never evaluate more than 5); unverified → 403. Repeated failures on one account add a wait of up to 8 s before its next comparison, never a refusal.', responses: { 200: LoginResponse, 400: ErrorResponse, 401: ErrorResponse, 403: ErrorResponse, 429: ErrorResponse } },
     },
     {
       method: 'get', path: '/auth/me', handler: me,
