@@ -69,3 +69,22 @@ test('503 with Retry-After only when maxQueued tasks already wait', async (t) =>
   t.deepEqual(await Promise.all(running), ['k1', 'k2', 'k3']);
   t.is(admission.queued, 0);
 });
+
+test('a lower priority class goes first, whatever the order of arrival', async (t) => {
+  const admission = new FairAdmission({ concurrency: 1, perKey: 2, maxQueued: 100 });
+  const started: string[] = [];
+  const gates = new Map<string, ReturnType<typeof gate>>();
+  const submit = (key: string, priority: number) => {
+    const g = gate(started, key);
+    gates.set(key, g);
+    return admission.run(key, g.task, priority);
+  };
+  const all = [submit('first', 0), submit('unknown1', 1), submit('unknown2', 1), submit('account', 0)];
+  for (let i = 0; i < 4; i++) {
+    await tick();
+    gates.get(started.at(-1)!)!.finish();
+    await tick();
+  }
+  await Promise.all(all);
+  t.deepEqual(started, ['first', 'account', 'unknown1', 'unknown2']);
+});

@@ -1,7 +1,9 @@
 // Fair admission in front of a worker pool (the bcrypt pool): per key (the client address) at most
-// `perKey` tasks queued or running, the excess refused at once with 429; among waiting keys, the one
-// served longest ago goes first, which is round-robin while every key is busy and puts an address
-// that has not been served recently (a person logging in once) ahead of addresses that loop. Only
+// `perKey` tasks queued or running, the excess refused at once with 429; a task may carry a priority
+// class (lower first: a comparison against a real account before one against the dummy hash of an
+// unknown e-mail); within a class, among waiting keys, the one served longest ago goes first, which
+// is round-robin while every key is busy and puts an address that has not been served recently (a
+// person logging in once) ahead of addresses that loop. Only
 // `concurrency` tasks run at once, so the pool's own FIFO queue stays empty and cannot be filled by
 // one party. 503 only when `maxQueued` tasks already wait: the machine itself is full.
 import { HttpError } from '../shared/errors.ts';
@@ -24,8 +26,8 @@ export class FairAdmission {
   private serial = 0;
   /** Queued plus running, per key. */
   private readonly held = new Map<string, number>();
-  /** Keys with waiting tasks, each with its resolvers in arrival order. */
-  private readonly waiting = new Map<string, Array<() => void>>();
+  /** Keys with waiting tasks, each with its tasks in arrival order. */
+  private readonly waiting = new Map<string, Array<{ priority: number; start: () => void }>>();
   /** Serial of each key's last dispatch, in dispatch order (re-inserted on every dispatch). */
   private readonly lastServed = new Map<string, number>();
 
@@ -35,7 +37,8 @@ export class FairAdmission {
     return this.waitingCount;
   }
 
-  async run<T>(key: string, task: () => Promise<T>): Promise<T> {
+  /** Runs `task` for `key` when its turn comes; `priority`: lower classes go first (default 0). */
+  async run<T>(key: string, task: () => Promise<T>, priority = 0): Promise<T> {
     const held = this.held.get(key) ?? 0;
     if (held >= this.options.perKey) {
       throw new HttpError(429, '같은 주소에서 처리 중인 요청이 많습니다. 잠시 후 다시 시도해 주세요.', { 'Retry-After': '1' });
@@ -50,11 +53,11 @@ export class FairAdmission {
         this.running++;
         this.served(key);
       } else {
-        await new Promise<void>((resolve) => {
+        await new Promise<void>((start) => {
           this.waitingCount++;
           const list = this.waiting.get(key);
-          if (list) list.push(resolve);
-          else this.waiting.set(key, [resolve]);
+          if (list) list.push({ priority, start });
+          else this.waiting.set(key, [{ priority, start }]);
         });
       }
       try {
@@ -85,21 +88,24 @@ export class FairAdmission {
   private dispatch(): void {
     while (this.running < this.options.concurrency && this.waitingCount > 0) {
       let next: string | null = null;
+      let best = Infinity;
       let oldest = Infinity;
-      for (const key of this.waiting.keys()) {
+      for (const [key, list] of this.waiting) {
+        const priority = list[0]!.priority;
         const at = this.lastServed.get(key) ?? -1;
-        if (at < oldest) {
+        if (priority < best || (priority === best && at < oldest)) {
+          best = priority;
           oldest = at;
           next = key;
         }
       }
       const list = this.waiting.get(next!)!;
-      const resolve = list.shift()!;
+      const { start } = list.shift()!;
       if (list.length === 0) this.waiting.delete(next!);
       this.waitingCount--;
       this.running++;
       this.served(next!);
-      resolve();
+      start();
     }
   }
 }

@@ -15,9 +15,14 @@ export const BCRYPT_MAX_QUEUED = 512;
 /** The key of work no client asked for (the administrator from ADMIN_PASSWORD at start). */
 export const INTERNAL_KEY = 'internal';
 
+/** Admission classes: work for a real account goes before comparisons against the dummy hash. */
+export const PRIORITY_ACCOUNT = 0;
+export const PRIORITY_UNKNOWN_ACCOUNT = 1;
+
 export interface PasswordHasher {
   hash(password: string, client?: string): Promise<string>;
-  compare(password: string, hash: string, client?: string): Promise<boolean>;
+  /** `priority`: PRIORITY_UNKNOWN_ACCOUNT for a comparison against the dummy hash. */
+  compare(password: string, hash: string, client?: string, priority?: number): Promise<boolean>;
   stats(): PoolStats;
   close(): Promise<void>;
 }
@@ -40,7 +45,8 @@ export function createPasswordHasher(
   });
   return {
     hash: async (password, client = INTERNAL_KEY) => (await admission.run(client, () => pool.run({ op: 'hash', password, cost: BCRYPT_COST }))) as string,
-    compare: async (password, hash, client = INTERNAL_KEY) => (await admission.run(client, () => pool.run({ op: 'compare', password, hash }))) as boolean,
+    compare: async (password, hash, client = INTERNAL_KEY, priority = PRIORITY_ACCOUNT) =>
+      (await admission.run(client, () => pool.run({ op: 'compare', password, hash }), priority)) as boolean,
     stats: () => {
       const stats = pool.stats();
       return { ...stats, queued: stats.queued + admission.queued };

@@ -14,6 +14,7 @@ import {
 } from '../../shared/db/repositories/login-attempts.ts';
 import { HttpError } from '../../shared/errors.ts';
 import type { Services } from '../../shared/services.ts';
+import { PRIORITY_ACCOUNT, PRIORITY_UNKNOWN_ACCOUNT } from '../../workers/password-hasher.ts';
 
 export function lockedError(remainingMs: number): HttpError {
   const minutes = Math.ceil(remainingMs / 60_000);
@@ -57,7 +58,9 @@ export async function checkPassword(
     } else {
       const delay = account ? await accountDelayMs(s.db, scope, account.id, now()) : 0;
       if (delay > 0) await new Promise((resolve) => setTimeout(resolve, delay));
-      const same = await s.passwords.compare(password, account?.hash ?? DUMMY_HASH, ip);
+      // An unknown account's dummy comparison waits behind real accounts' ones when the pool is busy:
+      // a flood of logins for unknown e-mails (the cheapest attack) cannot delay real users.
+      const same = await s.passwords.compare(password, account?.hash ?? DUMMY_HASH, ip, account ? PRIORITY_ACCOUNT : PRIORITY_UNKNOWN_ACCOUNT);
       matched = account !== null && same;
     }
   } catch (error) {
