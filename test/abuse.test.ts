@@ -96,6 +96,14 @@ test('TRUST_PROXY=0: a new X-Forwarded-For or X-Real-IP on every wrong login sti
   t.is(row.failure_count, LOCKOUT_FAILURES);
 });
 
+test('TRUST_PROXY=0: parallel logins from different connections are each counted for their own address', async (t) => {
+  const sources = Array.from({ length: 12 }, () => uniqueLoopback());
+  const responses = await Promise.all(sources.map((source) => fromAddress(direct.url, source, 'POST', '/auth/login', { email: uniqueEmail(), password: 'wrong-password' })));
+  t.deepEqual(responses.map((r) => r.status), sources.map(() => 401));
+  const rows = await direct.running.services.db.any("SELECT ip, failure_count FROM login_attempts WHERE scope = 'user' AND ip IN ($1:csv) ORDER BY ip", [sources]);
+  t.deepEqual(rows, [...sources].sort().map((ip) => ({ ip, failure_count: 1 })));
+});
+
 test('TRUST_PROXY=1: the last X-Forwarded-For entry is the client; rotating the entries a client writes before it locks nothing else', async (t) => {
   const { email } = await verifiedUser(proxied);
   const client = uniqueIp();
