@@ -53,13 +53,24 @@ const PROCESS_TAG = randomBytes(6).toString('hex');
 let requestSequence = 0;
 const nextRequestId = () => `${PROCESS_TAG}-${(++requestSequence).toString(36)}`;
 
-/** auth-service.md 4.3: first x-forwarded-for entry, else x-real-ip, else the connection address. Decoded only when a route asks. */
-function clientIp(headers: Partial<Record<HeaderName, string>>, remote: ArrayBuffer): () => string {
+/** Longest address kept from a header: an IPv6 text with a zone fits; anything longer is not an address. */
+const MAX_ADDRESS_LENGTH = 64;
+
+/**
+ * The client's address (README, "Client addresses"). `trustProxy` = the number of reverse proxies in
+ * front that append to X-Forwarded-For: 0 takes the connection's address and ignores the headers
+ * (a client writes them); N takes the N-th entry from the right (the one the outermost trusted
+ * proxy appended; the leftmost when there are fewer), else X-Real-IP, else the connection's
+ * address. This replaces auth-service.md 4.3's "first entry", which a client chooses itself.
+ * Decoded only when a route asks.
+ */
+export function clientIp(headers: Partial<Record<HeaderName, string>>, remote: ArrayBuffer, trustProxy: number): () => string {
   return () => {
-    const forwarded = headers['x-forwarded-for']?.split(',')[0]?.trim();
-    if (forwarded) return forwarded;
-    const real = headers['x-real-ip']?.trim();
-    if (real) return real;
+    if (trustProxy > 0) {
+      const forwarded = headers['x-forwarded-for']?.split(',').map((entry) => entry.trim()).filter(Boolean);
+      const chosen = forwarded?.length ? forwarded[Math.max(0, forwarded.length - trustProxy)] : headers['x-real-ip']?.trim();
+      if (chosen) return chosen.slice(0, MAX_ADDRESS_LENGTH);
+    }
     return decoder.decode(remote);
   };
 }
@@ -86,7 +97,8 @@ export function earlyAnswer(reader: BodyReader | null, contentLength: string | u
   return Number.isSafeInteger(declared) && declared <= reader.limit ? 'drain' : 'linger';
 }
 
-export function startEdge(router: Router, hooks: EdgeHooks, logger: Logger, port: number): Promise<Edge> {
+export function startEdge(router: Router, hooks: EdgeHooks, logger: Logger, port: number, options: { trustProxy?: number } = {}): Promise<Edge> {
+  const trustProxy = options.trustProxy ?? 0;
   const app = uWS.App();
   let inFlight = 0;
 
@@ -116,6 +128,11 @@ export function startEdge(router: Router, hooks: EdgeHooks, logger: Logger, port
   };
 
   const writeError = (res: uWS.HttpResponse, ctx: Context, route: Route | null, startedAt: number, error: unknown) => {
+    // The client went away (an aborted upload): nobody to answer, and not a fault of the service.
+    if (ctx.aborted) {
+      logger.debug({ requestId: ctx.requestId, route: route?.path, reason: error instanceof Error ? error.message : String(error) }, 'request aborted by the client');
+      return;
+    }
     if (databaseUnavailable(error)) {
       logger.warn({ err: error, requestId: ctx.requestId, route: route?.path }, 'database unavailable');
       error = serviceUnavailable();
@@ -236,7 +253,7 @@ export function startEdge(router: Router, hooks: EdgeHooks, logger: Logger, port
     }
     const given = headers['x-request-id'];
     const requestId = given && /^[A-Za-z0-9._-]{1,64}$/.test(given) ? given : nextRequestId();
-    const ip = clientIp(headers, res.getRemoteAddressAsText());
+    const ip = clientIp(headers, res.getRemoteAddressAsText(), trustProxy);
     const routeMethod = (method === 'head' ? 'get' : method === 'del' ? 'delete' : method) as Method;
     inFlight++;
 

@@ -1,8 +1,14 @@
 // Account service (/auth) request and response bodies: auth-service.md sections 2 and 4.
 import { Type } from '@sinclair/typebox';
 
-/** R1: non-space non-@ characters, @, the same, a dot, the same. */
-export const EMAIL_PATTERN = '^[^\\s@]+@[^\\s@]+\\.[^\\s@]+$';
+/**
+ * R1 (non-space non-@ characters, @, the same, a dot, the same), narrowed to a bare mailbox: no
+ * character that makes an address list, a display name, a comment, a group or a quoted part
+ * (`,` `<` `>` `(` `)` `:` `;` `"` `[` `]` `\\`), and no control character. Such addresses were
+ * delivered to someone else (`victim@example.org,0`, `<victim@…>`, `g:victim@…;`).
+ */
+const MAILBOX_CHAR = '[^\\s@,<>():;"\\[\\]\\\\\\x00-\\x1f\\x7f-\\x9f]';
+export const EMAIL_PATTERN = `^${MAILBOX_CHAR}+@${MAILBOX_CHAR}+\\.${MAILBOX_CHAR}+$`;
 export const MIN_PASSWORD_LENGTH = 8;
 export const MAX_PASSWORD_BYTES = 72;
 
@@ -18,7 +24,7 @@ export const PublicUser = Type.Object(
 );
 
 export const RegisterBody = Type.Object({
-  email: Type.String({ minLength: 1, maxLength: 320, pattern: EMAIL_PATTERN }),
+  email: Type.String({ minLength: 1, maxLength: 320, pattern: EMAIL_PATTERN, description: 'a bare mailbox address (no display name, list, comment, group or quoted part); NFC-normalised, unique whatever its letter case' }),
   password: Type.String({ minLength: MIN_PASSWORD_LENGTH, description: `at least ${MIN_PASSWORD_LENGTH} characters and at most ${MAX_PASSWORD_BYTES} bytes in UTF-8 after NFC` }),
 });
 

@@ -57,7 +57,12 @@ export function buildOpenApi(routes: readonly Route[], info: { version: string; 
     info: {
       title: 'Schedule calendar API',
       version: info.version,
-      description: 'Account service (/auth) and schedule, member, album, search and admin API (/api). Failure bodies are {error: string} with a Korean message. Any route that needs the database answers 503 with Retry-After when the database cannot be reached in time (retry later), never 500.',
+      description: [
+        'Account service (/auth) and schedule, member, album, search and admin API (/api). Failure bodies are {error: string} with a Korean message. Any route that needs the database answers 503 with Retry-After when the database cannot be reached in time (retry later), never 500.',
+        // README, "Abuse limits": replaces auth-service.md 4.3's first-entry rule, which a client controls.
+        'Client address (lockout, limits): the connection\'s address, unless the server is configured with TRUST_PROXY=N reverse proxies in front; then the N-th X-Forwarded-For entry from the right, else X-Real-IP. Entries a client writes itself are never trusted.',
+        'Every bcrypt operation (login, registration) is admitted fairly per client address: more than 2 in flight from one address is 429 with Retry-After; 503 only when the server is full. Tokens without exp are refused.',
+      ].join('\n\n'),
     },
     servers: [{ url: info.serverUrl }],
     components: {

@@ -36,6 +36,13 @@ export interface Config {
   shutdownTimeoutMs: number;
   /** Bounds of one database call while the database is away: wait for a connection, then for a query's answer. */
   database: { connectTimeoutMs: number; queryTimeoutMs: number };
+  /**
+   * Reverse proxies in front that append to X-Forwarded-For: 0 = the connection's address is the
+   * client (headers ignored); N = the N-th X-Forwarded-For entry from the right.
+   */
+  trustProxy: number;
+  /** Registrations accepted per client address and hour. */
+  registerLimitPerHour: number;
 }
 
 export class ConfigError extends Error {
@@ -117,6 +124,10 @@ export function loadConfig(env: Env = process.env): Config {
   if (adminPassword !== null && adminPassword.length < 8) {
     throw new ConfigError('ADMIN_PASSWORD', 'must be at least 8 characters');
   }
+  // bcrypt compares the first 72 bytes only; login refuses longer passwords without comparing.
+  if (adminPassword !== null && Buffer.byteLength(adminPassword.normalize('NFC')) > 72) {
+    throw new ConfigError('ADMIN_PASSWORD', 'must be at most 72 bytes in UTF-8');
+  }
 
   const storageUrl = url(env, 'STORAGE_URL', ['http:', 'https:']);
   const bucket = optional(env, 'STORAGE_BUCKET') ?? 'media';
@@ -170,6 +181,8 @@ export function loadConfig(env: Env = process.env): Config {
       connectTimeoutMs: integer(env, 'DATABASE_CONNECT_TIMEOUT_MS', 5_000, 100, 600_000),
       queryTimeoutMs: integer(env, 'DATABASE_QUERY_TIMEOUT_MS', 5_000, 100, 3_600_000),
     },
+    trustProxy: integer(env, 'TRUST_PROXY', 0, 0, 10),
+    registerLimitPerHour: integer(env, 'REGISTER_LIMIT_PER_HOUR', 20, 1, 1_000_000),
   };
 }
 

@@ -31,9 +31,10 @@ export function createMailer(options: { smtpUrl: string | null; from: string; ma
   return {
     send: async (message) => {
       const info = await transport.sendMail({ from: options.from, ...message });
-      await mkdir(options.mailDir, { recursive: true });
+      await mkdir(options.mailDir, { recursive: true, mode: 0o700 });
       const file = join(options.mailDir, `${Date.now()}-${info.messageId.replace(/[^A-Za-z0-9.-]/g, '')}.eml`);
-      await writeFile(file, info.message as Buffer);
+      // Only the service's user may read them: they hold verification tokens.
+      await writeFile(file, info.message as Buffer, { mode: 0o600 });
       logger.info({ file, subject: message.subject }, 'mail written to file');
     },
     close: () => transport.close(),

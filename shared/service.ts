@@ -5,7 +5,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
-import { adminAuthenticator, adminAuthRoutes } from '../edge/routes/admin-auth.ts';
+import { adminAuthenticator, adminAuthRoutes, requireExistingAdmin } from '../edge/routes/admin-auth.ts';
 import { accountRoutes } from '../edge/routes/account.ts';
 import { botRoutes } from '../edge/routes/bots.ts';
 import { albumRoutes } from '../edge/routes/albums.ts';
@@ -222,22 +222,25 @@ export async function startService(config: Config, options: ServiceOptions = {})
     router.add(...healthRoutes(services, { ready: () => ready }, router));
     router.add(metricsRoute(metrics));
     if (config.roles.has('edge')) {
-      router.add(...accountRoutes(services));
-      router.add(...adminAuthRoutes(services));
-      router.add(...eventRoutes(services));
-      router.add(...albumRoutes(services));
-      router.add(...suggestionRoutes(services));
-      router.add(...scheduleRoutes(services));
-      router.add(...memberRoutes(services));
-      router.add(...statsRoutes(services));
-      router.add(...storageRoutes(services));
-      router.add(...botRoutes(services));
+      // Administrator routes also check that the token's administrator still exists.
+      router.add(...requireExistingAdmin(services, [
+        ...accountRoutes(services),
+        ...adminAuthRoutes(services),
+        ...eventRoutes(services),
+        ...albumRoutes(services),
+        ...suggestionRoutes(services),
+        ...scheduleRoutes(services),
+        ...memberRoutes(services),
+        ...statsRoutes(services),
+        ...storageRoutes(services),
+        ...botRoutes(services),
+      ]));
       subscriptions.push(await startCacheInvalidation(services, bus));
     }
     let edge: Edge | null = null;
     // No role at all (the demo seed): nothing to serve.
     if (config.roles.size > 0) {
-      edge = await startEdge(router, { authenticateAdmin: adminAuthenticator(services), observe: metrics.observeRequest }, logger, config.port).catch(() => {
+      edge = await startEdge(router, { authenticateAdmin: adminAuthenticator(services), observe: metrics.observeRequest }, logger, config.port, { trustProxy: config.trustProxy }).catch(() => {
         throw portInUse(config.port); // the exclusive listen failed: another process took PORT meanwhile
       });
       logger.info({ port: edge.port, roles: [...config.roles] }, 'listening');

@@ -50,7 +50,8 @@ export class Tokens {
   private verify(token: string, audience: 'user' | 'admin'): jwt.JwtPayload | null {
     try {
       const payload = jwt.verify(token, this.secret, { algorithms: ['HS256'], audience, clockTimestamp: this.nowSeconds() });
-      return typeof payload === 'object' ? payload : null;
+      // jsonwebtoken accepts a token without `exp` as never expiring; every token this service signs has one.
+      return typeof payload === 'object' && typeof payload.exp === 'number' ? payload : null;
     } catch {
       return null;
     }
@@ -60,13 +61,13 @@ export class Tokens {
   verifyUser(token: string): UserClaims | null {
     const p = this.verify(token, 'user');
     if (!p || !Number.isInteger(p.id) || typeof p.email !== 'string' || typeof p.isAdmin !== 'boolean') return null;
-    return { id: p.id, email: p.email, isAdmin: p.isAdmin, iat: p.iat ?? 0, exp: p.exp ?? 0 };
+    return { id: p.id, email: p.email, isAdmin: p.isAdmin, iat: p.iat ?? 0, exp: p.exp! };
   }
 
   verifyAdmin(token: string): AdminClaims | null {
     const p = this.verify(token, 'admin');
     if (!p || !Number.isInteger(p.id) || typeof p.username !== 'string') return null;
-    return { id: p.id, username: p.username, iat: p.iat ?? 0, exp: p.exp ?? 0 };
+    return { id: p.id, username: p.username, iat: p.iat ?? 0, exp: p.exp! };
   }
 
   secondsLeft(claims: { exp: number }): number {

@@ -411,7 +411,7 @@ const VARIABLES = codeVariables();
 test('the overlays and the code\'s variables are found', (t) => {
   t.true(OVERLAYS.includes('dev') && OVERLAYS.includes('production'), `overlays under k8s/overlays: ${OVERLAYS.join(', ')}`);
   // A parse that silently finds nothing would make the coverage check below vacuous.
-  for (const name of ['PORT', 'ROLE', 'DATABASE_URL', 'KAFKA_BROKERS', 'OPENSEARCH_URL', 'JWT_SECRET', 'BOTS_CONFIG', 'SHUTDOWN_DELAY_MS', 'LOG_LEVEL']) {
+  for (const name of ['PORT', 'ROLE', 'DATABASE_URL', 'KAFKA_BROKERS', 'OPENSEARCH_URL', 'JWT_SECRET', 'BOTS_CONFIG', 'SHUTDOWN_DELAY_MS', 'LOG_LEVEL', 'TRUST_PROXY', 'REGISTER_LIMIT_PER_HOUR']) {
     t.true(VARIABLES.has(name), `${name} not found among the variables the code reads`);
   }
   for (const overlay of Object.keys(INTENTIONALLY_UNSET)) t.true(OVERLAYS.includes(overlay), `allow-list names an unknown overlay ${overlay}`);
@@ -494,6 +494,23 @@ for (const overlay of OVERLAYS) {
       }
     }
     t.deepEqual(problems, []);
+  });
+
+  test(`${overlay}: TRUST_PROXY counts the one ingress-nginx hop in front of every workload`, (t) => {
+    const r = render(overlay);
+    // ingress-nginx writes X-Forwarded-For itself (or appends with compute-full-forwarded-for): one hop.
+    const ingresses = r.objects.filter((o) => o.kind === 'Ingress');
+    t.true(ingresses.length > 0, 'the edge is reached through an Ingress');
+    for (const ingress of ingresses) t.is((ingress as Any).spec.ingressClassName, 'nginx', `${id(ingress)}: TRUST_PROXY=1 is right for ingress-nginx only`);
+    for (const d of appDeployments(r)) {
+      for (const c of podSpec(d).containers) {
+        const env = resolveEnv(r, c);
+        t.is(env.TRUST_PROXY, '1', `${id(d)} ${c.name}: TRUST_PROXY`);
+        const config = loadConfig(env);
+        t.is(config.trustProxy, 1, `${id(d)}: TRUST_PROXY as the service reads it`);
+        t.is(config.registerLimitPerHour, 20, `${id(d)}: REGISTER_LIMIT_PER_HOUR`);
+      }
+    }
   });
 
   test(`${overlay}: every Secret and ConfigMap a workload references exists with its keys`, (t) => {

@@ -47,7 +47,7 @@ async function startProcess(database: TestDatabase, env: Record<string, string>)
 test('shutdown: SIGTERM during a burst finishes every in-flight request, turns /readyz 503 at once, and exits 0', async (t) => {
   const database = await createTestDatabase();
   try {
-    const server = await startProcess(database, { SHUTDOWN_DELAY_MS: '400', ADMIN_USERNAME: 'admin', ADMIN_PASSWORD: 'admin-password-1' });
+    const server = await startProcess(database, { SHUTDOWN_DELAY_MS: '400', TRUST_PROXY: '1', ADMIN_USERNAME: 'admin', ADMIN_PASSWORD: 'admin-password-1' });
     // Logins cost a bcrypt comparison each (about 70 ms per thread): a burst keeps the pool busy.
     const burst = Array.from({ length: 24 }, (_, i) =>
       fetch(`${server.url}/api/auth/login`, {

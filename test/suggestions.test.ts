@@ -39,8 +39,11 @@ const suggest = async (q: string, limit?: number) => {
   if (response.status !== 200) throw new Error(`${response.status} ${JSON.stringify(response.body)}`);
   return response.body.suggestions as string[];
 };
+/** Each save from its own client address: saves count once per address, query and day. */
+let saver = 0;
 async function save(query: unknown) {
-  return call(service.url, 'POST', '/api/schedules/suggestions/save', { json: { query } });
+  saver++;
+  return call(service.url, 'POST', '/api/schedules/suggestions/save', { json: { query }, headers: { 'x-forwarded-for': `10.44.${saver >> 8}.${saver & 255}` } });
 }
 
 // The table: what a fan types, and a suggestion that must be among the first five.
@@ -111,6 +114,7 @@ test('save: empty, whitespace, over 100 characters, a non-string give 400; count
 });
 
 test.serial('popular: counts over the last 7 days only, most saved first', async (t) => {
+  await save('오래된 검색어');
   await save('오래된 검색어');
   service.clock.advance(8 * 24 * 3600_000);
   await save('새 검색어');

@@ -1,28 +1,56 @@
 // The bcrypt pool behind a small interface: the edge asks for a hash or a comparison and awaits it.
+// Every task names who asked (the client address): FairAdmission decides who runs next, so one
+// address, or many, cannot push others out of the pool (README, "Abuse limits").
+import { availableParallelism } from 'node:os';
 import type { Logger } from '../shared/logger.ts';
 import type { BcryptTask } from './bcrypt.worker.ts';
+import { FairAdmission } from './fair-admission.ts';
 import { createWorkerPool, type PoolStats } from './pool.ts';
 
 export const BCRYPT_COST = 10;
+/** Comparisons or hashes one client address may have queued or running; more is 429. */
+export const BCRYPT_PER_ADDRESS = 2;
+/** Waiting tasks, all addresses together, before 503: about 15 s of work at cost 10 on two cores. */
+export const BCRYPT_MAX_QUEUED = 512;
+/** The key of work no client asked for (the administrator from ADMIN_PASSWORD at start). */
+export const INTERNAL_KEY = 'internal';
+
+/** Admission classes: work for a real account goes before comparisons against the dummy hash. */
+export const PRIORITY_ACCOUNT = 0;
+export const PRIORITY_UNKNOWN_ACCOUNT = 1;
 
 export interface PasswordHasher {
-  hash(password: string): Promise<string>;
-  compare(password: string, hash: string): Promise<boolean>;
+  hash(password: string, client?: string): Promise<string>;
+  /** `priority`: PRIORITY_UNKNOWN_ACCOUNT for a comparison against the dummy hash. */
+  compare(password: string, hash: string, client?: string, priority?: number): Promise<boolean>;
   stats(): PoolStats;
   close(): Promise<void>;
 }
 
-export function createPasswordHasher(logger: Logger, options: { threads?: number; lazy?: boolean } = {}): PasswordHasher {
+export function createPasswordHasher(
+  logger: Logger,
+  options: { threads?: number; lazy?: boolean; perAddress?: number; maxQueued?: number } = {},
+): PasswordHasher {
+  const threads = Math.max(1, options.threads ?? availableParallelism());
   const pool = createWorkerPool<BcryptTask, string | boolean>('bcrypt', new URL('./bcrypt.worker.ts', import.meta.url), logger, {
-    threads: options.threads,
+    threads,
     lazy: options.lazy,
-    // About 1.5 s of work at cost 10 on two cores; past that, 503 with Retry-After.
-    maxQueue: 64,
+    // Admission hands the pool at most one task per thread; its own queue stays (nearly) empty.
+    maxQueue: threads * 4,
+  });
+  const admission = new FairAdmission({
+    concurrency: threads,
+    perKey: options.perAddress ?? BCRYPT_PER_ADDRESS,
+    maxQueued: options.maxQueued ?? BCRYPT_MAX_QUEUED,
   });
   return {
-    hash: async (password) => (await pool.run({ op: 'hash', password, cost: BCRYPT_COST })) as string,
-    compare: async (password, hash) => (await pool.run({ op: 'compare', password, hash })) as boolean,
-    stats: pool.stats,
+    hash: async (password, client = INTERNAL_KEY) => (await admission.run(client, () => pool.run({ op: 'hash', password, cost: BCRYPT_COST }))) as string,
+    compare: async (password, hash, client = INTERNAL_KEY, priority = PRIORITY_ACCOUNT) =>
+      (await admission.run(client, () => pool.run({ op: 'compare', password, hash }), priority)) as boolean,
+    stats: () => {
+      const stats = pool.stats();
+      return { ...stats, queued: stats.queued + admission.queued };
+    },
     close: pool.close,
   };
 }

@@ -4,7 +4,8 @@ import { ErrorResponse, SuccessMessageResponse, SuccessResponse } from '../../sc
 import { LoginBody, LoginResponse, MAX_PASSWORD_BYTES, MeResponse, RefreshResponse, RegisterBody } from '../../schemas/auth.ts';
 import { compile } from '../../schemas/validate.ts';
 import { pgErrorCode } from '../../shared/db/database.ts';
-import { clearFailures, countFailure, lockRemainingMs } from '../../shared/db/repositories/login-attempts.ts';
+import { lockRemainingMs } from '../../shared/db/repositories/login-attempts.ts';
+import { takeRegistration } from '../../shared/db/repositories/registrations.ts';
 import { randomNickname } from '../../shared/db/repositories/nicknames.ts';
 import {
   deleteUserAndLinks,
@@ -20,7 +21,7 @@ import type { Services } from '../../shared/services.ts';
 import { bearerToken } from '../bearer.ts';
 import { reply, type Context } from '../context.ts';
 import type { Route } from '../router.ts';
-import { DUMMY_HASH, lockedError } from './login-lockout.ts';
+import { checkPassword, lockedError } from './login-lockout.ts';
 import { DEFAULT_PROFILE_PICTURES, defaultPictureKey } from '../../shared/storage/default-pictures.ts';
 
 const VERIFY_LINK_LIFETIME_MS = 24 * 3600 * 1000;
@@ -56,15 +57,21 @@ export function accountRoutes(s: Services): Route[] {
     const body = asRecord(await ctx.json());
     // R0: either field missing or empty.
     if (isBlank(body.email) || isBlank(body.password)) throw badRequest('이메일과 비밀번호를 모두 입력해 주세요.');
-    const input = { ...body, password: nfc(body.password) };
+    // NFC before the checks and uniqueness: 'é' typed as one or two code points is one address.
+    const input = { ...body, email: nfc(body.email), password: nfc(body.password) };
     // R1 (e-mail pattern) and R2 (8 characters) are the schema's pattern and minLength, checked in that order.
     const { email, password } = registerBody.parse(input);
     if (Buffer.byteLength(password, 'utf8') > MAX_PASSWORD_BYTES) throw badRequest(`비밀번호는 UTF-8 기준 ${MAX_PASSWORD_BYTES}바이트 이하여야 합니다.`);
+    // Per client address at most REGISTER_LIMIT_PER_HOUR well-formed registrations (README, "Abuse limits").
+    const retryAfterMs = await takeRegistration(s.db, ctx.ip, now(), s.config.registerLimitPerHour);
+    if (retryAfterMs > 0) {
+      throw new HttpError(429, `이 주소에서 가입 요청이 너무 많습니다. ${Math.ceil(retryAfterMs / 60_000)}분 후에 다시 시도해 주세요.`, { 'Retry-After': String(Math.ceil(retryAfterMs / 1000)) });
+    }
     // R3, checked before hashing so a duplicate costs no bcrypt work; the insert re-checks atomically.
     const existing = await findUserByEmail(s.db, email);
     if (existing && !isExpiredUnverified(existing)) throw conflict('이미 가입된 이메일입니다.');
 
-    const passwordHash = await s.passwords.hash(password);
+    const passwordHash = await s.passwords.hash(password, ctx.ip);
     const name = await randomNickname(s.db, s.logger);
     const profileKey = defaultPictureKey(randomInt(1, DEFAULT_PROFILE_PICTURES + 1));
     const verifyToken = randomUUID();
@@ -111,20 +118,16 @@ export function accountRoutes(s: Services): Route[] {
     const body = asRecord(await bodyRead);
     // Step 2: either field missing.
     if (isBlank(body.email) || isBlank(body.password)) throw badRequest('이메일과 비밀번호를 모두 입력해 주세요.');
-    const { email, password } = loginBody.parse({ ...body, password: nfc(body.password) });
-    const wrong = () => unauthorized('이메일 또는 비밀번호가 올바르지 않습니다.');
+    const { email, password } = loginBody.parse({ ...body, email: nfc(body.email), password: nfc(body.password) });
     const user = await findUserByEmail(s.db, email);
-    if (!user) {
-      await s.passwords.compare(password, DUMMY_HASH);
-      await countFailure(s.db, 'user', ctx.ip, now()); // step 3
-      throw wrong();
+    // Steps 3 and 4: one failure slot of the address is taken before the comparison (atomic lockout).
+    const check = await checkPassword(s, 'user', ctx.ip, user ? { id: user.id, hash: user.password } : null, password);
+    if (!user || !check.matched) throw unauthorized('이메일 또는 비밀번호가 올바르지 않습니다.');
+    if (!user.email_verified) {
+      await check.release(); // step 5: not a counted failure
+      throw forbidden('이메일 인증이 완료되지 않았습니다. 받은 편지함의 인증 링크를 확인해 주세요.');
     }
-    if (!(await s.passwords.compare(password, user.password))) {
-      await countFailure(s.db, 'user', ctx.ip, now()); // step 4
-      throw wrong();
-    }
-    if (!user.email_verified) throw forbidden('이메일 인증이 완료되지 않았습니다. 받은 편지함의 인증 링크를 확인해 주세요.'); // step 5
-    await clearFailures(s.db, 'user', ctx.ip); // step 6
+    await check.succeed(); // step 6
     const token = s.tokens.signUser({ id: user.id, email: user.email, isAdmin: user.is_admin });
     return reply({ success: true, token, user: toPublicUser(user) });
   }
@@ -163,7 +166,7 @@ export function accountRoutes(s: Services): Route[] {
   return [
     {
       method: 'post', path: '/auth/register', handler: register, bodyLimit: 16 * 1024,
-      doc: { summary: 'Register an account', tags, body: RegisterBody, description: 'R0 missing/empty → 400, R1 e-mail pattern → 400, R2 password under 8 characters → 400, password over 72 UTF-8 bytes → 400, R3 e-mail registered → 409 (an unverified account whose link expired is replaced). Sends the verification e-mail.', responses: { 200: SuccessMessageResponse, 400: ErrorResponse, 409: ErrorResponse, 413: ErrorResponse } },
+      doc: { summary: 'Register an account', tags, body: RegisterBody, description: 'R0 missing/empty → 400, R1 e-mail pattern → 400 (a bare mailbox only: no , < > ( ) : ; " [ ] \\, whitespace or control characters; NFC-normalised), R2 password under 8 characters → 400, password over 72 UTF-8 bytes → 400, more than REGISTER_LIMIT_PER_HOUR (default 20) registrations from the client address in an hour → 429 with Retry-After, R3 e-mail registered → 409 (an unverified account whose link expired is replaced). Sends the verification e-mail.', responses: { 200: SuccessMessageResponse, 400: ErrorResponse, 409: ErrorResponse, 413: ErrorResponse, 429: ErrorResponse } },
     },
     {
       method: 'get', path: '/auth/verify/:token', handler: verify,
@@ -171,7 +174,7 @@ export function accountRoutes(s: Services): Route[] {
     },
     {
       method: 'post', path: '/auth/login', handler: login, bodyLimit: 16 * 1024,
-      doc: { summary: 'Log in', tags, body: LoginBody, description: 'Locked IP (5 failures, 15 minutes) → 429 naming the minutes left; missing field → 400; unknown e-mail or wrong password → 401 (one message, failure counted); unverified → 403.', responses: { 200: LoginResponse, 400: ErrorResponse, 401: ErrorResponse, 403: ErrorResponse, 429: ErrorResponse } },
+      doc: { summary: 'Log in', tags, body: LoginBody, description: 'Locked client address (5 failures, 15 minutes; the address as the API description says) → 429 naming the minutes left; missing field → 400; unknown e-mail, wrong password or a password over 72 bytes → 401 (one message, failure counted; parallel attempts never evaluate more than 5); unverified → 403. Repeated failures on one account add a wait of up to 8 s before its next comparison, never a refusal.', responses: { 200: LoginResponse, 400: ErrorResponse, 401: ErrorResponse, 403: ErrorResponse, 429: ErrorResponse } },
     },
     {
       method: 'get', path: '/auth/me', handler: me,

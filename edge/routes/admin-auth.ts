@@ -3,14 +3,14 @@
 import { AdminLoginBody, AdminLoginResponse, AdminVerifyResponse } from '../../schemas/admin-auth.ts';
 import { ErrorResponse } from '../../schemas/common.ts';
 import { compile } from '../../schemas/validate.ts';
-import { findAdminByUsername } from '../../shared/db/repositories/admin-users.ts';
-import { clearFailures, countFailure, lockRemainingMs } from '../../shared/db/repositories/login-attempts.ts';
+import { findAdminById, findAdminByUsername } from '../../shared/db/repositories/admin-users.ts';
+import { lockRemainingMs } from '../../shared/db/repositories/login-attempts.ts';
 import { badRequest, unauthorized } from '../../shared/errors.ts';
 import type { Services } from '../../shared/services.ts';
 import { bearerToken } from '../bearer.ts';
 import { reply, type Context } from '../context.ts';
 import type { Route } from '../router.ts';
-import { DUMMY_HASH, lockedError } from './login-lockout.ts';
+import { checkPassword, lockedError } from './login-lockout.ts';
 
 const loginBody = compile(AdminLoginBody);
 
@@ -25,6 +25,26 @@ export function adminAuthenticator(s: Services) {
   };
 }
 
+/**
+ * Administrator routes also check that the token's administrator still exists in admin_users (a
+ * removed administrator's token is 401 at once, not after its 24 hours). The token check itself
+ * runs synchronously in the edge (adminAuthenticator); this one needs the database, so it wraps
+ * the handler.
+ */
+export function requireExistingAdmin(s: Services, routes: Route[]): Route[] {
+  return routes.map((route) => {
+    if (route.auth !== 'admin') return route;
+    const handler = route.handler;
+    return {
+      ...route,
+      handler: async (ctx: Context) => {
+        if (!ctx.admin || !(await findAdminById(s.db, ctx.admin.id))) throw unauthorized('유효하지 않거나 만료된 관리자 토큰입니다.');
+        return handler(ctx);
+      },
+    };
+  });
+}
+
 export function adminAuthRoutes(s: Services): Route[] {
   const now = () => new Date(s.clock.now());
 
@@ -37,12 +57,9 @@ export function adminAuthRoutes(s: Services): Route[] {
     if (typeof body !== 'object' || body === null || Array.isArray(body)) throw badRequest('아이디와 비밀번호를 입력해 주세요.');
     const { username, password } = loginBody.parse(body);
     const admin = await findAdminByUsername(s.db, username);
-    const matches = await s.passwords.compare(password.normalize('NFC'), admin?.password_hash ?? DUMMY_HASH);
-    if (!admin || !matches) {
-      await countFailure(s.db, 'admin', ctx.ip, now());
-      throw unauthorized('아이디 또는 비밀번호가 올바르지 않습니다.');
-    }
-    await clearFailures(s.db, 'admin', ctx.ip);
+    const check = await checkPassword(s, 'admin', ctx.ip, admin ? { id: admin.id, hash: admin.password_hash } : null, password.normalize('NFC'));
+    if (!admin || !check.matched) throw unauthorized('아이디 또는 비밀번호가 올바르지 않습니다.');
+    await check.succeed();
     const user = { id: admin.id, username: admin.username };
     return reply({ token: s.tokens.signAdmin(user), user });
   }

@@ -46,6 +46,10 @@ export async function startTestService(env: Record<string, string> = {}, options
     LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
     ADMIN_USERNAME: ADMIN.username,
     ADMIN_PASSWORD: ADMIN.password,
+    // Tests stand for clients behind one proxy: X-Forwarded-For names the client (a test picks
+    // its own addresses), and one loopback address registers many accounts.
+    TRUST_PROXY: '1',
+    REGISTER_LIMIT_PER_HOUR: '100000',
     ...env,
   });
   const clock = new ManualClock();
