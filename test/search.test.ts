@@ -13,6 +13,7 @@ import { createSearchIndex } from '../shared/search/create-search-index.ts';
 import { dictionaryRules, indexDefinition, indexedDocument, OpenSearchSearchIndex, searchBody } from '../shared/search/opensearch.ts';
 import type { SearchDocument } from '../shared/search/search-index.ts';
 import { registerSearchContract, type SearchBackend } from './search-contract.ts';
+import { storeDemoSchedules } from './search-quality.ts';
 import { createTestDatabase } from './helpers/database.ts';
 
 const logger = createLogger(process.env.LOG_LEVEL ?? 'silent');
@@ -28,8 +29,10 @@ async function backendOn(opensearchUrl: string | null, alias?: string): Promise<
     logger,
     ...(alias ? { opensearchAlias: alias, userDictionary: async () => '프로미스나인\tNNP\n콘서트\tNNG\n쇼케이스\tNNG\n' } : {}),
   });
+  let demo: Promise<SearchDocument[]> | null = null;
   return {
     index,
+    demoDocuments: () => (demo ??= storeDemoSchedules(database.db)),
     teardown: async () => {
       await index.close();
       if (opensearchUrl && alias) {
