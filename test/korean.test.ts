@@ -342,6 +342,25 @@ for (const [name, query, absent] of noMatchCases) {
   });
 }
 
+test('suggest: a word one jamo off comes back corrected as the first suggestion, then its completions', (t) => {
+  const index = new SuggestionIndex([
+    candidate('건국대학교 봄 대동제 축하공연', 0, 2),
+    candidate('고려대학교 대동제 축하공연', 0, 1),
+    candidate('연세대학교 노천극장', 0, 0),
+    candidate('대동재 공지', 0, 0),
+    candidate('컴백 쇼케이스', 5, 0),
+  ]);
+  t.deepEqual(index.suggest('대동젝'), ['대동제', '고려대학교 대동제 축하공연', '건국대학교 봄 대동제 축하공연'], 'an extra final consonant; then the completions of the correction');
+  t.is(index.suggest('노천극자')[0], '노천극장', 'a missing final consonant');
+  t.is(index.suggest('쑈케이스 컴백')[0], '쇼케이스 컴백', 'a doubled consonant, the other word kept');
+  // A word some candidate holds is not a typo, even one a jamo off another word.
+  t.false(index.suggest('대동재').includes('대동제'));
+  t.is(index.correct('대동재'), undefined);
+  t.is(index.correct('축하공언 고려대'), '축하공연 고려대');
+  t.is(index.correct('대통제'), undefined, 'ㄷ/ㅌ is not a slip');
+  t.is(index.correct('데동젝'), undefined, 'two edits');
+});
+
 test('suggest: a long query with one wrong character still finds the title (bigram ratio)', (t) => {
   const index = new SuggestionIndex(fanSiteCandidates);
   t.deepEqual(index.suggest('프로미스나인 팬미팅 서욹'), ['프로미스나인 팬미팅 서울']);
