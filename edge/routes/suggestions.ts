@@ -66,7 +66,7 @@ export function suggestionRoutes(s: Services): Route[] {
 
   const tags = ['suggestions'];
   return [
-    { method: 'get', path: '/api/schedules/suggestions', handler: suggestions, cacheControl: 'public, max-age=10', doc: { summary: 'Completions of what was typed (prefix, half-typed syllables, bigrams, initial consonants), ranked by popularity then recency', tags, query: SuggestionsQuery, responses: { 200: SuggestionsResponse, 400: ErrorResponse } } },
+    { method: 'get', path: '/api/schedules/suggestions', handler: suggestions, cacheControl: 'public, max-age=10', doc: { summary: 'Completions of what was typed (prefix, half-typed syllables, bigrams, initial consonants), ranked by popularity then recency; a query with a word one jamo off a known word gets its corrected form first', tags, query: SuggestionsQuery, responses: { 200: SuggestionsResponse, 400: ErrorResponse } } },
     { method: 'get', path: '/api/schedules/suggestions/popular', handler: popular, cacheControl: 'public, max-age=60', doc: { summary: 'Most saved searches of the last 7 days', tags, query: PopularQuery, responses: { 200: PopularResponse } } },
     { method: 'post', path: '/api/schedules/suggestions/save', handler: save, bodyLimit: 8 * 1024, doc: { summary: 'Record a finished search (the client calls it once per search; counted per normalised query)', tags, body: SaveBody, responses: { 200: SuccessResponse, 400: ErrorResponse } } },
     { method: 'get', path: '/api/schedules/suggestions/dict', handler: readDictionary, auth: 'admin', doc: { summary: 'The user dictionary', tags, responses: { 200: DictionaryResponse } } },

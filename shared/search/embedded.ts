@@ -178,7 +178,7 @@ export class EmbeddedSearchIndex implements SearchIndex {
     const exact = await this.exactSearch(words, page);
     if (exact.strong || !words.some(isTypoCandidate)) return { ids: exact.ids, total: exact.total };
     // Nothing matched well: matches within one jamo edit follow the exact ones.
-    const typos = await this.typoMatches(words);
+    const typos = await this.typoMatches(words, exact.total > 0);
     if (typos.length === 0) return { ids: exact.ids, total: exact.total };
     const from = Math.max(0, page.offset - exact.total);
     const room = page.limit - exact.ids.length;
@@ -250,7 +250,7 @@ export class EmbeddedSearchIndex implements SearchIndex {
    * every word exactly: those are the exact search's), best first: per word the exact field tier
    * or else the typo tier of the best field it is within one edit of, then newer first.
    */
-  private async typoMatches(words: string[]): Promise<number[]> {
+  private async typoMatches(words: string[], someExact: boolean): Promise<number[]> {
     const values: unknown[] = [];
     const param = (value: unknown) => {
       values.push(value);
@@ -266,14 +266,18 @@ export class EmbeddedSearchIndex implements SearchIndex {
       `typo_grams @> ${param([...typoGrams])}::text[]`,
       ...(grams.size > 0 ? [`grams @> ${param([...grams])}::text[]`] : []),
       ...typoWords.map((word) => `typo_key LIKE ${param(`%${likeEscape(typoSkeleton(word))}%`)}`),
-      // Words that are not corrected must match exactly; the corrected ones not all exactly.
+      // Words that are not corrected must match exactly; the corrected ones not all exactly
+      // (when the exact search found nothing, none does).
       ...exactScores.filter((_, i) => !isTypoCandidate(words[i]!)).map((score) => `(${score}) > 0`),
-      `NOT (${exactScores.map((score) => `(${score}) > 0`).join(' AND ')})`,
+      ...(someExact ? [`NOT (${exactScores.map((score) => `(${score}) > 0`).join(' AND ')})`] : []),
     ];
+    // The exact score of each word, in SQL only for the words the fetched keys cannot score
+    // (a match in the description); otherwise from the keys here.
+    const sqlScores = exactScores.map((score, i) => (someExact || !isTypoCandidate(words[i]!) ? score : '0'));
     const [, rows = []] = await this.db.multi<{ schedule_id: number; day: string; title_key: string; source_key: string; venue_key: string; members_key: string; scores: number[] }>(
       `${BITMAP_ONLY}
        SELECT schedule_id, to_char(date, 'YYYY-MM-DD') AS day, title_key, source_key, venue_key, members_key,
-              ARRAY[${exactScores.join(', ')}] AS scores
+              ARRAY[${sqlScores.join(', ')}] AS scores
          FROM search_documents
         WHERE ${conditions.join(' AND ')}
         ORDER BY date DESC, schedule_id DESC
@@ -283,15 +287,15 @@ export class EmbeddedSearchIndex implements SearchIndex {
     const ranked: { id: number; date: string; score: number }[] = [];
     for (const row of rows) {
       const fields = [
-        [row.title_key, TYPO_TIER.title],
-        [row.source_key, TYPO_TIER.source],
-        [row.venue_key, TYPO_TIER.venue],
-        [row.members_key, TYPO_TIER.members],
+        [row.title_key, TYPO_TIER.title, TIER.title],
+        [row.source_key, TYPO_TIER.source, TIER.source],
+        [row.venue_key, TYPO_TIER.venue, TIER.venue],
+        [row.members_key, TYPO_TIER.members, TIER.members],
       ] as const;
       let score = 0;
       let matchedAll = true;
       for (const [i, word] of words.entries()) {
-        const exactScore = Number(row.scores[i] ?? 0);
+        const exactScore = Number(row.scores[i] ?? 0) || (fields.find(([text]) => text.includes(word))?.[2] ?? 0);
         if (exactScore > 0) {
           score += exactScore;
           continue;
