@@ -3,6 +3,7 @@
 // ranked by popularity then recency"; "typing ㅍㄹㅁ, 프로미 or the half-typed 프롬 suggests
 // 프로미스나인". Pure functions, no server: each test builds what it needs.
 import test from 'ava';
+import { isTypoCandidate, jamoEdits, matchesWithTypo, skeletonBigrams, typoSkeleton } from '../shared/korean/typo.ts';
 import { disassemble, getChoseong } from 'es-hangul';
 import {
   bigrams,
@@ -597,4 +598,23 @@ test('suggest: agrees with a brute-force reading of the rules on random data, wi
       t.deepEqual(index.suggest(query, limit), expected(query, limit), `${JSON.stringify(query)} limit ${limit}`);
     }
   }
+});
+
+test('typo: the skeleton keeps one character per character; a slip of one jamo keeps it, other changes do not', (t) => {
+  t.is(typoSkeleton('대동제'), '데도제');
+  t.is(typoSkeleton('노천극장 2026 fromis'), '노처그자 2026 fromis');
+  for (const [word, slip] of [['대동제', '대동재'], ['축하공연', '축하공언'], ['쇼케이스', '쑈케이스'], ['노천극장', '노천극자'], ['대동제', '대동젝'], ['흙길', '흑길'], ['강서아', '강서야'], ['외대', '왜대']] as const) {
+    t.is(typoSkeleton(slip), typoSkeleton(word), `${slip} → ${word}`);
+    t.true(matchesWithTypo(`봄${word}축제`, slip), `${slip} in ${word}`);
+  }
+  t.false(matchesWithTypo('대동제', '대동제'), 'an exact match is not a typo match');
+  t.false(matchesWithTypo('대동제', '데동재'), 'two edits');
+  t.false(matchesWithTypo('노천극장', '노천극잔'), 'ㅇ for ㄴ is not one keystroke away');
+  t.false(matchesWithTypo('대동제', '대통제'), 'ㄷ/ㅌ is not a doubled consonant');
+  t.is(jamoEdits('대동제', 0, '대동제'), 0);
+  t.is(jamoEdits('xx대동제', 2, '대동재'), 1);
+  t.true(isTypoCandidate('대동'));
+  t.false(isTypoCandidate('대'));
+  t.false(isTypoCandidate('kbs 대'));
+  t.deepEqual(skeletonBigrams('대동제'), ['데도', '도제']);
 });
