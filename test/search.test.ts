@@ -10,6 +10,7 @@ import { connectDatabase } from '../shared/db/database.ts';
 import { migrate } from '../shared/db/migrate.ts';
 import { createLogger } from '../shared/logger.ts';
 import { createSearchIndex } from '../shared/search/create-search-index.ts';
+import { DOCUMENT_FORMAT } from '../shared/search/embedded.ts';
 import { dictionaryRules, indexDefinition, indexedDocument, INDEX_FORMAT, OpenSearchSearchIndex, searchBody, typoKey, typoKeys, typoSearchBody } from '../shared/search/opensearch.ts';
 import type { SearchDocument } from '../shared/search/search-index.ts';
 import { registerSearchContract, type SearchBackend } from './search-contract.ts';
@@ -59,6 +60,28 @@ if (opensearchUrl) {
     t.pass();
   });
 }
+
+test('embedded: rows written before migration 013 are rebuilt at start, with the venue and typo keys', async (t) => {
+  const testDatabase = await createTestDatabase();
+  const database = connectDatabase(testDatabase.url, logger, 2);
+  t.teardown(async () => {
+    await database.close();
+    await testDatabase.drop();
+  });
+  await migrate(database.db, logger);
+  const { id } = await database.db.one<{ id: number }>("INSERT INTO schedules (category_id, title, date) VALUES (11, '연세대학교 봄 대동제 축하공연', '2026-05-28') RETURNING id");
+  const venue = await database.db.one<{ id: number }>("INSERT INTO venues (name, address, road_address) VALUES ('연세대학교 노천극장', '서울 서대문구 신촌동 134', '서울 서대문구 연세로 50') RETURNING id");
+  await database.db.none("INSERT INTO events (schedule_id, school_name, venue_id) VALUES ($1, '연세대학교', $2)", [id, venue.id]);
+  // As the index was before: the old columns only (format 1 by the migration's default).
+  await database.db.none(
+    "INSERT INTO search_documents (schedule_id, category_id, date, title_key, source_key, members_key, description_key, choseong_key, grams) VALUES ($1, 11, '2026-05-28', '연세대학교봄대동제축하공연', '연세대학교', '', '', '', '{연세,대동}')",
+    [id],
+  );
+  const index = await createSearchIndex({ db: database.db, opensearchUrl: null, logger });
+  t.deepEqual((await index.search('노천극장', { offset: 0, limit: 10 })).ids, [id]);
+  t.deepEqual((await index.search('대동재', { offset: 0, limit: 10 })).ids, [id]);
+  t.is((await database.db.one<{ format: number }>('SELECT format FROM search_documents WHERE schedule_id = $1', [id])).format, DOCUMENT_FORMAT);
+});
 
 // ---- the OpenSearch engine without a server ---------------------------------------------------
 
