@@ -145,6 +145,16 @@ test('search: an event is found by its school short form, a member by her nickna
   t.true(byNickname.total > 0);
 });
 
+test('search: the seeded events are found by their venue, and by a word one jamo off', async (t) => {
+  const { search, db: database } = service.running.services;
+  const openAir = await database.map<number>("SELECT e.schedule_id FROM events e JOIN venues v ON v.id = e.venue_id WHERE v.name LIKE '%노천극장'", [], (row: { schedule_id: number }) => row.schedule_id);
+  t.is(openAir.length, 4);
+  const sorted = (ids: number[]) => [...ids].sort((a, b) => a - b);
+  t.deepEqual(sorted((await search.search('노천극장', { offset: 0, limit: 50 })).ids), sorted(openAir));
+  const festivals = await database.map<number>("SELECT id FROM schedules WHERE title LIKE '%대동제%'", [], (row: { id: number }) => row.id);
+  t.deepEqual(sorted((await search.search('대동재', { offset: 0, limit: 50 })).ids), sorted(festivals));
+});
+
 test('the monthly cache is dropped after the seed', (t) => {
   t.true(cachedMonthDropped);
 });

@@ -3,6 +3,7 @@
 // ranked by popularity then recency"; "typing ㅍㄹㅁ, 프로미 or the half-typed 프롬 suggests
 // 프로미스나인". Pure functions, no server: each test builds what it needs.
 import test from 'ava';
+import { isTypoCandidate, jamoEdits, matchesWithTypo, skeletonBigrams, typoSkeleton } from '../shared/korean/typo.ts';
 import { disassemble, getChoseong } from 'es-hangul';
 import {
   bigrams,
@@ -342,6 +343,25 @@ for (const [name, query, absent] of noMatchCases) {
   });
 }
 
+test('suggest: a word one jamo off comes back corrected as the first suggestion, then its completions', (t) => {
+  const index = new SuggestionIndex([
+    candidate('건국대학교 봄 대동제 축하공연', 0, 2),
+    candidate('고려대학교 대동제 축하공연', 0, 1),
+    candidate('연세대학교 노천극장', 0, 0),
+    candidate('대동재 공지', 0, 0),
+    candidate('컴백 쇼케이스', 5, 0),
+  ]);
+  t.deepEqual(index.suggest('대동젝'), ['대동제', '고려대학교 대동제 축하공연', '건국대학교 봄 대동제 축하공연'], 'an extra final consonant; then the completions of the correction');
+  t.is(index.suggest('노천극자')[0], '노천극장', 'a missing final consonant');
+  t.is(index.suggest('쑈케이스 컴백')[0], '쇼케이스 컴백', 'a doubled consonant, the other word kept');
+  // A word some candidate holds is not a typo, even one a jamo off another word.
+  t.false(index.suggest('대동재').includes('대동제'));
+  t.is(index.correct('대동재'), undefined);
+  t.is(index.correct('축하공언 고려대'), '축하공연 고려대');
+  t.is(index.correct('대통제'), undefined, 'ㄷ/ㅌ is not a slip');
+  t.is(index.correct('데동젝'), undefined, 'two edits');
+});
+
 test('suggest: a long query with one wrong character still finds the title (bigram ratio)', (t) => {
   const index = new SuggestionIndex(fanSiteCandidates);
   t.deepEqual(index.suggest('프로미스나인 팬미팅 서욹'), ['프로미스나인 팬미팅 서울']);
@@ -578,4 +598,23 @@ test('suggest: agrees with a brute-force reading of the rules on random data, wi
       t.deepEqual(index.suggest(query, limit), expected(query, limit), `${JSON.stringify(query)} limit ${limit}`);
     }
   }
+});
+
+test('typo: the skeleton keeps one character per character; a slip of one jamo keeps it, other changes do not', (t) => {
+  t.is(typoSkeleton('대동제'), '데도제');
+  t.is(typoSkeleton('노천극장 2026 fromis'), '노처그자 2026 fromis');
+  for (const [word, slip] of [['대동제', '대동재'], ['축하공연', '축하공언'], ['쇼케이스', '쑈케이스'], ['노천극장', '노천극자'], ['대동제', '대동젝'], ['흙길', '흑길'], ['강서아', '강서야'], ['외대', '왜대']] as const) {
+    t.is(typoSkeleton(slip), typoSkeleton(word), `${slip} → ${word}`);
+    t.true(matchesWithTypo(`봄${word}축제`, slip), `${slip} in ${word}`);
+  }
+  t.false(matchesWithTypo('대동제', '대동제'), 'an exact match is not a typo match');
+  t.false(matchesWithTypo('대동제', '데동재'), 'two edits');
+  t.false(matchesWithTypo('노천극장', '노천극잔'), 'ㅇ for ㄴ is not one keystroke away');
+  t.false(matchesWithTypo('대동제', '대통제'), 'ㄷ/ㅌ is not a doubled consonant');
+  t.is(jamoEdits('대동제', 0, '대동제'), 0);
+  t.is(jamoEdits('xx대동제', 2, '대동재'), 1);
+  t.true(isTypoCandidate('대동'));
+  t.false(isTypoCandidate('대'));
+  t.false(isTypoCandidate('kbs 대'));
+  t.deepEqual(skeletonBigrams('대동제'), ['데도', '도제']);
 });

@@ -4,10 +4,13 @@
 // empty index, so none depends on what another left.
 import test, { type ExecutionContext } from 'ava';
 import type { SearchDocument, SearchIndex } from '../shared/search/search-index.ts';
+import { measureQuality, MIN_RECALL_AT_5, QUALITY_TABLE, TOP } from './search-quality.ts';
 
 export interface SearchBackend {
   /** The run's index, empty at first. */
   index: SearchIndex;
+  /** The demo data set's search documents, built by the service from stored rows (test/search-quality.ts). */
+  demoDocuments(): Promise<SearchDocument[]>;
   teardown(): Promise<void>;
 }
 
@@ -200,6 +203,71 @@ export function registerSearchContract(name: string, setup: () => Promise<Search
     t.is((await index.search('새로운', { offset: 0, limit: 1 })).total, 1234);
     t.is(await index.rebuild([]), 0);
     t.is(await index.count(), 0);
+  });
+
+  test.serial(`${name}: a word one jamo off finds the schedule (similar vowel, doubled consonant, missing or extra final)`, async (t) => {
+    const index = await emptyIndex();
+    const festival = schedule({ title: '건국대학교 봄 대동제 축하공연' });
+    const showcase = schedule({ title: '컴백 쇼케이스' });
+    const theatre = schedule({ title: '축제', venueNames: ['연세대학교 노천극장', '서울 서대문구 신촌동 134', '서울 서대문구 연세로 50'] });
+    await index.upsert([festival, showcase, theatre, schedule({ title: '라디오 출연' })]);
+    t.deepEqual(await ids(index, '대동재'), [festival.scheduleId], 'ㅔ typed as ㅐ');
+    t.deepEqual(await ids(index, '축하공언'), [festival.scheduleId], 'ㅕ typed as ㅓ');
+    t.deepEqual(await ids(index, '쑈케이스'), [showcase.scheduleId], 'ㅅ doubled');
+    t.deepEqual(await ids(index, '노천극자'), [theatre.scheduleId], 'final consonant missing');
+    t.deepEqual(await ids(index, '대동젝'), [festival.scheduleId], 'final consonant extra');
+    t.deepEqual(await ids(index, '봄 대동재'), [festival.scheduleId], 'one exact word and one typo');
+  });
+
+  test.serial(`${name}: two jamo edits in a word, or an edit that is not a slip, find nothing`, async (t) => {
+    const index = await emptyIndex();
+    const festival = schedule({ title: '봄 대동제 축하공연' });
+    await index.upsert([festival]);
+    for (const query of ['데동재', '대동조', '대통제', '대동재재', '봄 대동조']) t.deepEqual(await ids(index, query), [], query);
+  });
+
+  test.serial(`${name}: typo matches come after every exact match, title before venue, and only when the exact match is weak`, async (t) => {
+    const index = await emptyIndex();
+    // The newest dates go to the typo matches: the exact match still comes first.
+    const inDescription = schedule({ title: '공지', description: '대동재 안내', date: '2024-01-01' });
+    const typoInVenue = schedule({ title: '공지', venueNames: ['대동제 특설무대'], date: '2025-06-01' });
+    const typoInTitle = schedule({ title: '봄 대동제', date: '2025-05-01' });
+    await index.upsert([inDescription, typoInVenue, typoInTitle]);
+    t.deepEqual(await ids(index, '대동재'), [inDescription, typoInTitle, typoInVenue].map((document) => document.scheduleId));
+    const first = await index.search('대동재', { offset: 0, limit: 2 });
+    const second = await index.search('대동재', { offset: 2, limit: 2 });
+    t.is(first.total, 3);
+    t.is(second.total, 3);
+    t.deepEqual([...first.ids, ...second.ids], [inDescription, typoInTitle, typoInVenue].map((document) => document.scheduleId));
+    // A strong exact match (in a title): no typo matches.
+    const exact = schedule({ title: '대동재 공연', date: '2023-01-01' });
+    await index.upsert([exact]);
+    t.deepEqual(await ids(index, '대동재'), [exact.scheduleId, inDescription.scheduleId]);
+  });
+
+  test.serial(`${name}: venue name, address and road address find the event; a venue match ranks below title and school, above members`, async (t) => {
+    const index = await emptyIndex();
+    const venue = ['한양대학교 서울캠퍼스 노천극장', '서울 성동구 행당동 17', '서울 성동구 왕십리로 222'];
+    const inVenue = schedule({ title: '가을 축제', venueNames: venue, date: '2025-05-05' });
+    const inTitle = schedule({ title: '노천극장 공연', date: '2025-01-01' });
+    const inSource = schedule({ title: '공지', sourceNames: ['노천극장'], date: '2025-02-02' });
+    const inMembers = schedule({ title: '공지', memberNames: ['노천극장'], date: '2025-06-06' });
+    await index.upsert([inVenue, inTitle, inSource, inMembers]);
+    t.deepEqual(await ids(index, '노천극장'), [inTitle, inSource, inVenue, inMembers].map((document) => document.scheduleId));
+    for (const query of ['행당동', '왕십리로', '성동구 왕십리로 222', '서울캠퍼스']) t.deepEqual(await ids(index, query), [inVenue.scheduleId], query);
+  });
+
+  test.serial(`${name}: quality table — recall@${TOP} over the demo data of at least ${MIN_RECALL_AT_5 * 100}%, exact titles first`, async (t) => {
+    const { index, demoDocuments } = await backend();
+    const documents = await demoDocuments();
+    await index.rebuild(documents);
+    const quality = await measureQuality(documents, async (query) => (await index.search(query, { offset: 0, limit: TOP })).ids);
+    t.log(`${name}: recall@${TOP} ${(quality.recall * 100).toFixed(1)}% over ${QUALITY_TABLE.length} queries and ${documents.length} demo schedules`);
+    for (const [kind, { cases, recall }] of quality.byKind) t.log(`  ${kind.padEnd(14)} ×${String(cases).padStart(2)}  ${(recall * 100).toFixed(1)}%`);
+    for (const miss of quality.misses) t.log(`  miss: ${miss}`);
+    t.true(QUALITY_TABLE.length >= 40);
+    t.true(quality.recall >= MIN_RECALL_AT_5, `recall@${TOP} ${quality.recall.toFixed(3)} is below ${MIN_RECALL_AT_5}`);
+    t.deepEqual(quality.misses.filter((miss) => miss.includes('first should be')), [], 'a whole title ranks its schedule first');
   });
 
   test.serial(`${name}: hostile queries give results or nothing, never an error`, async (t) => {

@@ -10,9 +10,11 @@ import { connectDatabase } from '../shared/db/database.ts';
 import { migrate } from '../shared/db/migrate.ts';
 import { createLogger } from '../shared/logger.ts';
 import { createSearchIndex } from '../shared/search/create-search-index.ts';
-import { dictionaryRules, indexDefinition, indexedDocument, OpenSearchSearchIndex, searchBody } from '../shared/search/opensearch.ts';
+import { DOCUMENT_FORMAT } from '../shared/search/embedded.ts';
+import { dictionaryRules, indexDefinition, indexedDocument, INDEX_FORMAT, OpenSearchSearchIndex, searchBody, typoKey, typoKeys, typoSearchBody } from '../shared/search/opensearch.ts';
 import type { SearchDocument } from '../shared/search/search-index.ts';
 import { registerSearchContract, type SearchBackend } from './search-contract.ts';
+import { storeDemoSchedules } from './search-quality.ts';
 import { createTestDatabase } from './helpers/database.ts';
 
 const logger = createLogger(process.env.LOG_LEVEL ?? 'silent');
@@ -28,8 +30,10 @@ async function backendOn(opensearchUrl: string | null, alias?: string): Promise<
     logger,
     ...(alias ? { opensearchAlias: alias, userDictionary: async () => '프로미스나인\tNNP\n콘서트\tNNG\n쇼케이스\tNNG\n' } : {}),
   });
+  let demo: Promise<SearchDocument[]> | null = null;
   return {
     index,
+    demoDocuments: () => (demo ??= storeDemoSchedules(database.db)),
     teardown: async () => {
       await index.close();
       if (opensearchUrl && alias) {
@@ -56,6 +60,28 @@ if (opensearchUrl) {
     t.pass();
   });
 }
+
+test('embedded: rows written before migration 013 are rebuilt at start, with the venue and typo keys', async (t) => {
+  const testDatabase = await createTestDatabase();
+  const database = connectDatabase(testDatabase.url, logger, 2);
+  t.teardown(async () => {
+    await database.close();
+    await testDatabase.drop();
+  });
+  await migrate(database.db, logger);
+  const { id } = await database.db.one<{ id: number }>("INSERT INTO schedules (category_id, title, date) VALUES (11, '연세대학교 봄 대동제 축하공연', '2026-05-28') RETURNING id");
+  const venue = await database.db.one<{ id: number }>("INSERT INTO venues (name, address, road_address) VALUES ('연세대학교 노천극장', '서울 서대문구 신촌동 134', '서울 서대문구 연세로 50') RETURNING id");
+  await database.db.none("INSERT INTO events (schedule_id, school_name, venue_id) VALUES ($1, '연세대학교', $2)", [id, venue.id]);
+  // As the index was before: the old columns only (format 1 by the migration's default).
+  await database.db.none(
+    "INSERT INTO search_documents (schedule_id, category_id, date, title_key, source_key, members_key, description_key, choseong_key, grams) VALUES ($1, 11, '2026-05-28', '연세대학교봄대동제축하공연', '연세대학교', '', '', '', '{연세,대동}')",
+    [id],
+  );
+  const index = await createSearchIndex({ db: database.db, opensearchUrl: null, logger });
+  t.deepEqual((await index.search('노천극장', { offset: 0, limit: 10 })).ids, [id]);
+  t.deepEqual((await index.search('대동재', { offset: 0, limit: 10 })).ids, [id]);
+  t.is((await database.db.one<{ format: number }>('SELECT format FROM search_documents WHERE schedule_id = $1', [id])).format, DOCUMENT_FORMAT);
+});
 
 // ---- the OpenSearch engine without a server ---------------------------------------------------
 
@@ -84,33 +110,66 @@ test('opensearch: the index definition uses nori (mixed, inline rules, particle 
   t.like(analysis.tokenizer!.grams, { type: 'ngram', min_gram: 2, max_gram: 3 });
   t.like(analysis.filter!.korean_particles, { type: 'nori_part_of_speech' });
   const properties = definition.mappings!.properties!;
-  for (const field of ['title', 'source', 'members', 'description']) t.like(properties[field], { type: 'text', analyzer: 'korean', fields: { grams: { analyzer: 'grams' } } });
+  for (const field of ['title', 'source', 'venue', 'members', 'description']) t.like(properties[field], { type: 'text', analyzer: 'korean', fields: { grams: { analyzer: 'grams' } } });
   t.like(properties.choseong, { type: 'keyword', normalizer: 'folded' });
+  t.deepEqual(Object.keys((properties.typo as { properties: object }).properties), ['title', 'source', 'venue', 'members']);
+  t.like(properties.typo, { type: 'object', properties: { title: { type: 'keyword' }, venue: { type: 'keyword' } } });
+  t.like(definition.mappings!._meta, { format: INDEX_FORMAT });
   t.like(properties.date, { type: 'date' });
   // No rules: the key is left out rather than sent empty.
   t.false('user_dictionary_rules' in (indexDefinition([]).settings!.analysis!.tokenizer!.korean as object));
 });
 
 test('opensearch: indexed documents carry normalised text and the choseong of title, sources and members', (t) => {
-  const indexed = indexedDocument(document({ title: '  프로미스나인  SHOWCASE ', sourceNames: ['한국외국어대학교', '외대', '외대'], memberNames: ['송하영'] }));
+  const indexed = indexedDocument(document({ title: '  프로미스나인  SHOWCASE ', sourceNames: ['한국외국어대학교', '외대', '외대'], memberNames: ['송하영'], venueNames: ['연세대학교 노천극장', '서울 서대문구 연세로 50', ''] }));
   t.is(indexed.title, '프로미스나인 showcase');
   t.deepEqual(indexed.source, ['한국외국어대학교', '외대']);
+  t.deepEqual(indexed.venue, ['연세대학교 노천극장', '서울 서대문구 연세로 50']);
   t.deepEqual(indexed.choseong, ['ㅍㄹㅁㅅㄴㅇshowcase', 'ㅎㄱㅇㄱㅇㄷㅎㄱ', 'ㅇㄷ', 'ㅅㅎㅇ']);
+  t.true(indexed.typo.venue.includes(typoKey('노천극장')));
+  t.true(indexed.typo.title.includes(typoKey('미스나')));
+  t.deepEqual(indexedDocument(document({ title: '축제' })).typo, { title: [typoKey('축제')], source: [], venue: [], members: [] });
 });
 
-test('opensearch: the query needs every word, tiers fields 8/4/2/1, uses the choseong field for consonants, sorts by score then date', (t) => {
+test('opensearch: typo keys are skeleton|jamo of every part of two or more syllables of each Hangul run', (t) => {
+  t.is(typoKey('대동제'), '데도제|ㄷㅐㄷㅗㅇㅈㅔ');
+  // A typo leaves the skeleton as it is: the fuzzy query's prefix.
+  t.is(typoKey('대동재').split('|')[0], typoKey('대동제').split('|')[0]);
+  t.deepEqual(typoKeys(['봄 대동제, 2026']).map((key) => key.split('|')[0]), ['데도', '데도제', '도제']);
+  t.deepEqual(typoKeys(['ab 한 c']), []);
+});
+
+test('opensearch: the query needs every word, tiers fields 8/4/3/2/1, uses the choseong field for consonants, sorts by score then date', (t) => {
   const body = searchBody(['외대', 'ㅍㄹㅁ'], { offset: 20, limit: 10 });
   t.like(body, { from: 20, size: 10, track_total_hits: true, _source: false });
   t.deepEqual(body.sort, [{ _score: { order: 'desc' } }, { date: { order: 'desc' } }, { scheduleId: { order: 'desc' } }]);
   const bool = body.query!.bool!;
   t.is(bool.minimum_should_match, 2);
   const [word, consonants] = bool.should as any[];
-  t.deepEqual(word.dis_max.queries.map((query: any) => query.constant_score.boost), [8, 4, 2, 1]);
+  t.deepEqual(word.dis_max.queries.map((query: any) => query.constant_score.boost), [8, 4, 3, 2, 1]);
   t.deepEqual(word.dis_max.queries[1].constant_score.filter.bool.should, [
     { match: { source: { query: '외대', operator: 'and' } } },
     { match_phrase: { 'source.grams': { query: '외대' } } },
   ]);
   t.deepEqual(consonants.dis_max.queries[1], { constant_score: { filter: { wildcard: { choseong: { value: '*ㅍㄹㅁ*' } } }, boost: 4 } });
+  // A word that could be a typo: the request counts the hits matching every word outside the description.
+  const strong = (body.aggregations as any).strong.filter.bool.filter;
+  t.is(strong.length, 2);
+  t.deepEqual(strong[0].bool.should.map((query: any) => Object.keys(query.bool.should[0].match)[0]), ['title', 'source', 'venue', 'members']);
+  t.false('aggregations' in searchBody(['콘', 'ㅋㅅ', 'kbs'], { offset: 0, limit: 10 }));
+});
+
+test('opensearch: the typo query takes each word exactly or within one jamo edit (skeleton as the fuzzy prefix), never all exactly', (t) => {
+  const body = typoSearchBody(['대동재', 'kbs'], { offset: 0, limit: 20 });
+  t.like(body, { from: 0, size: 20, track_total_hits: true, _source: false });
+  const bool = body.query!.bool! as any;
+  t.is(bool.minimum_should_match, 2);
+  t.deepEqual(bool.must_not, [searchBody(['대동재', 'kbs'], { offset: 0, limit: 1 }).query]);
+  const [typoWord, latin] = bool.should;
+  t.deepEqual(typoWord.dis_max.queries.slice(1).map((query: any) => query.constant_score.boost), [0.8, 0.4, 0.3, 0.2]);
+  t.deepEqual(typoWord.dis_max.queries[1].constant_score.filter, { fuzzy: { 'typo.title': { value: typoKey('대동재'), fuzziness: 1, prefix_length: 4, transpositions: false } } });
+  // Not a Hangul word of two syllables or more: exact only.
+  t.deepEqual(latin.dis_max.queries.length, 5);
 });
 
 interface Recorded {
@@ -121,8 +180,9 @@ interface Recorded {
 }
 
 /** Answers the few OpenSearch endpoints the engine calls, with one alias and its indices in memory. */
-async function recordingStub(options: { failedSwaps?: number } = {}) {
+async function recordingStub(options: { failedSwaps?: number; weakExact?: boolean } = {}) {
   let failedSwaps = options.failedSwaps ?? 0;
+  let searches = 0;
   const calls: Recorded[] = [];
   const indices = new Set<string>(['stub-v1000']);
   let aliased: string[] = [];
@@ -153,6 +213,13 @@ async function recordingStub(options: { failedSwaps?: number } = {}) {
       if (path.endsWith('/_bulk')) return send(200, { took: 1, errors: false, items: [] });
       if (path.endsWith('/_refresh')) return send(200, { _shards: { total: 1, successful: 1, failed: 0 } });
       if (path.endsWith('/_count')) return send(200, { count: 3 });
+      const shards = { total: 1, successful: 1, failed: 0 };
+      // Weak exact hits (no strong one), then one typo hit.
+      if (path.endsWith('/_search') && options.weakExact) {
+        return send(200, searches++ === 0
+          ? { took: 1, timed_out: false, _shards: shards, hits: { total: { value: 2, relation: 'eq' }, hits: [{ _id: '9', _score: 1 }, { _id: '4', _score: 1 }] }, aggregations: { strong: { doc_count: 0 } } }
+          : { took: 1, timed_out: false, _shards: shards, hits: { total: { value: 1, relation: 'eq' }, hits: [{ _id: '5', _score: 0.8 }] } });
+      }
       if (path.endsWith('/_search')) return send(200, { took: 1, timed_out: false, _shards: { total: 1, successful: 1, failed: 0 }, hits: { total: { value: 12, relation: 'eq' }, hits: [{ _id: '9', _score: 8 }, { _id: '4', _score: 8 }] } });
       if (path.endsWith('/_mapping')) return send(200, Object.fromEntries(aliased.map((name) => [name, { mappings: { _meta: { dictionary: 'another' } } }])));
       if (request.method === 'PUT') {
@@ -238,4 +305,17 @@ test('opensearch: client calls — a swap that names an index another process al
   t.is(await index.rebuild([document({ scheduleId: 3, title: '팬미팅' })]), 1);
   t.is(stub.calls.filter((call) => call.path === '/_aliases').length, 2);
   t.is(stub.aliased().length, 1);
+});
+
+test('opensearch: client calls — weak exact hits are followed by a typo search paged after them', async (t) => {
+  const stub = await recordingStub({ weakExact: true });
+  t.teardown(stub.close);
+  const index = new OpenSearchSearchIndex({ client: new Client({ node: stub.url }), alias: 'stub', logger, userDictionary: async () => '' });
+  t.teardown(() => index.close());
+  t.deepEqual(await index.search('대동재', { offset: 0, limit: 20 }), { ids: [9, 4, 5], total: 3 });
+  const searches = stub.calls.filter((call) => call.path === '/stub/_search').map((call) => JSON.parse(call.body));
+  t.is(searches.length, 2);
+  t.truthy(searches[0].aggregations.strong.filter);
+  t.like(searches[1], { from: 0, size: 18 });
+  t.truthy(searches[1].query.bool.must_not);
 });

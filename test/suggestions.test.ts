@@ -25,6 +25,10 @@ test.before(async () => {
     const { id } = await db.one("INSERT INTO schedules (category_id, title, date) VALUES (1, $1, '2026-03-01'::date + $2::int) RETURNING id", [title, index]);
     if (title.includes('채영')) await db.none('INSERT INTO schedule_members VALUES ($1, $2)', [id, member.id]);
   }
+  // A school event with its venue, as the event route stores it.
+  const festival = await db.one<{ id: number }>("INSERT INTO schedules (category_id, title, date) VALUES (11, '건국대학교 봄 대동제 축하공연', '2026-05-08') RETURNING id");
+  const venue = await db.one<{ id: number }>("INSERT INTO venues (name, address, road_address) VALUES ('건국대학교 서울캠퍼스 노천극장', '서울 광진구 화양동 1', '서울 광진구 능동로 120') RETURNING id");
+  await db.none("INSERT INTO events (schedule_id, school_name, venue_id) VALUES ($1, '건국대학교', $2)", [festival.id, venue.id]);
   service.running.services.analysis.schedulesChanged();
   await call(service.url, 'POST', '/api/schedules/sync-search', { token: await admin() });
   for (let i = 0; i < 3; i++) await save('프로미스나인 콘서트 서울');
@@ -164,6 +168,22 @@ test('search: particles are stripped and unspaced words split by the analyser', 
   t.true((await hits('콘서트에서')).includes('프로미스나인 콘서트 서울'));
   t.true((await hits('프로미스나인콘서트')).includes('프로미스나인 콘서트 서울'));
   t.true((await hits('쵸')).includes('이채영 라디오 출연'), 'member nickname');
+});
+
+test('search: a word one jamo off finds the schedule after the exact matches; a venue finds its event', async (t) => {
+  const hits = async (q: string) => (await call(service.url, 'GET', `/api/schedules/?search=${encodeURIComponent(q)}`)).body;
+  const typo = await hits('대동재');
+  t.deepEqual(typo.schedules.map((s: { title: string }) => s.title), ['건국대학교 봄 대동제 축하공연']);
+  t.is(typo.total, 1);
+  t.deepEqual(Object.keys(typo).sort(), ['hasMore', 'schedules', 'total'], 'the response shape is unchanged');
+  for (const q of ['노천극장', '능동로 120', '화양동', '노천극자']) t.deepEqual((await hits(q)).schedules.map((s: { title: string }) => s.title), ['건국대학교 봄 대동제 축하공연'], q);
+});
+
+test('suggestions: a mistyped query comes back corrected as the first suggestion', async (t) => {
+  t.is((await suggest('대동재'))[0], '대동제');
+  t.is((await suggest('노천극자'))[0], '노천극장', 'venue names are suggestion words too');
+  t.is((await suggest('프로미스나인 펜사인회'))[0], '프로미스나인 팬사인회');
+  t.not((await suggest('대동'))[0], '대동제', 'a prefix being typed is not a typo');
 });
 
 test.serial('search: rebuilding from an index emptied by hand (sync-search)', async (t) => {

@@ -1,4 +1,5 @@
-// Piscina worker: Korean analysis and suggestions off the edge's event loop. Each thread keeps its
+// Piscina worker: Korean analysis and suggestions off the edge's event loop (a mistyped query's
+// correction comes first among its suggestions: shared/korean/suggestion-index.ts). Each thread keeps its
 // own analyser and suggestion index, loaded from PostgreSQL and kept current incrementally: a task
 // carries the versions the caller has seen (dictionary, saved searches, schedule titles), and a
 // thread that is behind catches up before it answers, so a dictionary PUT or a save is visible to
@@ -56,11 +57,12 @@ function harvest(analyzer: KoreanAnalyzer, titles: string[]): void {
 }
 
 async function build(): Promise<State> {
-  const [dictionary, members, schools, titles, saved, stamp] = await Promise.all([
+  const [dictionary, members, schools, titles, venues, saved, stamp] = await Promise.all([
     db.one<{ content: string; updated_at: Date }>('SELECT content, updated_at FROM user_dictionary WHERE id = 1'),
     db.any<{ name: string; name_en: string | null; nicknames: string[] }>('SELECT name, name_en, nicknames FROM members'),
     db.any<{ full_name: string; short_names: string[] }>('SELECT full_name, short_names FROM school_names'),
     db.any<{ title: string; date: Date }>('SELECT title, date::timestamptz AS date FROM schedules'),
+    db.any<{ name: string }>('SELECT DISTINCT v.name FROM venues v JOIN events e ON e.venue_id = v.id'),
     db.any<{ query: string; count: string; last: Date; max_id: string }>(
       'SELECT query, count(*) AS count, max(created_at) AS last, max(id) AS max_id FROM saved_searches GROUP BY query',
     ),
@@ -78,6 +80,8 @@ async function build(): Promise<State> {
     ...parseUserDictionary(dictionary.content).entries.map((entry) => ({ text: entry.word, popularity: 0, lastUsedAt: 0 })),
     ...names.map((text) => ({ text, popularity: 0, lastUsedAt: 0 })),
     ...titles.map((row) => ({ text: row.title, popularity: 0, lastUsedAt: ms(row.date) })),
+    // Event venues are searched too: their names complete, and correct a mistyped place.
+    ...venues.map((row) => ({ text: row.name, popularity: 0, lastUsedAt: 0 })),
   ];
   const now = Date.now();
   return {
@@ -93,10 +97,14 @@ async function build(): Promise<State> {
 
 /** New saved searches and schedules since the last look, added to the live index; false when the dictionary changed (rebuild). */
 async function refresh(current: State): Promise<boolean> {
-  const [dictionary, saved, titles, stamp] = await Promise.all([
+  const [dictionary, saved, titles, venues, stamp] = await Promise.all([
     db.one<{ updated_at: Date }>('SELECT updated_at FROM user_dictionary WHERE id = 1'),
     db.any<{ id: string; query: string; created_at: Date }>('SELECT id, query, created_at FROM saved_searches WHERE id > $1 ORDER BY id LIMIT 10000', [current.lastSavedId]),
     db.any<{ title: string; date: Date }>('SELECT title, date::timestamptz AS date FROM schedules WHERE updated_at >= $1 OR created_at >= $1', [current.schedulesSeenAt]),
+    db.any<{ name: string }>(
+      'SELECT DISTINCT v.name FROM venues v JOIN events e ON e.venue_id = v.id JOIN schedules s ON s.id = e.schedule_id WHERE s.updated_at >= $1 OR s.created_at >= $1',
+      [current.schedulesSeenAt],
+    ),
     db.one<{ now: Date }>('SELECT now() AS now'),
   ]);
   for (const row of saved) {
@@ -105,6 +113,7 @@ async function refresh(current: State): Promise<boolean> {
   }
   harvest(current.analyzer, titles.map((t) => t.title));
   for (const row of titles) current.index.add({ text: row.title, popularity: 0, lastUsedAt: ms(row.date) });
+  for (const row of venues) current.index.add({ text: row.name, popularity: 0, lastUsedAt: 0 });
   current.schedulesSeenAt = stamp.now;
   current.refreshedAt = Date.now();
   return ms(dictionary.updated_at) === current.dictionaryVersion;

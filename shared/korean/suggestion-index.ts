@@ -2,9 +2,16 @@
 // input) and choseong keys (`ㅍㄹㅁ`), plus a character-bigram inverted index for infixes.
 // Every lookup is a binary search or a walk of a rank-ordered list, so work stays bounded
 // however many candidates share a prefix and however long the query is.
+// Typos: a word of the query that no candidate contains is looked up by its jamo skeleton among the
+// words (runs of Hangul syllables) of all candidates (shared/korean/typo.ts); the likeliest one
+// within one jamo edit replaces it, and the corrected query comes first among the suggestions.
 import { foldLatinCase, normalizeText, tidyText } from './normalize.ts';
 import { CharClass, charClassOf, choseongCodeOf, hangulJamoOfCode, isChoseongQuery, jamoKeyOfNormalized } from './jamo.ts';
 import type { KoreanAnalyzer } from './analyzer.ts';
+import { isTypoCandidate, jamoEdits, MAX_TYPO_EDITS, typoSkeleton } from './typo.ts';
+
+const HANGUL_WORD = /[가-힣]{2,}/g;
+const ONLY_HANGUL = /^[가-힣]+$/;
 
 export interface SuggestionCandidate {
   text: string;
@@ -441,6 +448,9 @@ export class SuggestionIndex {
   // First code point → second code point → ids of candidates containing that bigram, in
   // rank order. Nested maps keep keys small integers; no string is made per bigram.
   readonly #postings = new Map<number, Map<number, number[]>>();
+  // Skeleton → words of the candidates with that skeleton → weight (candidates holding the word,
+  // plus their popularity): the corrections of a mistyped word.
+  readonly #wordsBySkeleton = new Map<string, Map<string, number>>();
 
   constructor(candidates: Iterable<SuggestionCandidate> = [], options: SuggestionIndexOptions = {}) {
     this.#analyzer = options.analyzer;
@@ -505,6 +515,65 @@ export class SuggestionIndex {
   suggest(query: string, limit = 10): string[] {
     const count = Math.min(MAX_SUGGESTIONS, Math.floor(Number.isFinite(limit) ? limit : 0));
     if (count <= 0) return [];
+    const corrected = this.correct(query);
+    if (corrected === undefined) return this.#complete(query, count);
+    // The corrected query first, then its completions, then those of what was typed.
+    const seen = new Set<string>();
+    const suggestions: string[] = [];
+    for (const text of [corrected, ...this.#complete(corrected, count), ...this.#complete(query, count)]) {
+      const key = normalizeText(text);
+      if (seen.has(key)) continue;
+      seen.add(key);
+      suggestions.push(text);
+      if (suggestions.length === count) break;
+    }
+    return suggestions;
+  }
+
+  /**
+   * The query with every word that no candidate contains (two Hangul syllables or more) replaced
+   * by the word of the candidates one jamo edit away held by the most (and most popular)
+   * candidates; undefined when no word changes.
+   */
+  correct(query: string): string | undefined {
+    const words = tidyText(query).split(' ');
+    let changed = false;
+    const corrected = words.map((word) => {
+      const normalized = foldLatinCase(word);
+      if (!ONLY_HANGUL.test(normalized) || !isTypoCandidate(normalized)) return word;
+      const sameSkeleton = this.#wordsBySkeleton.get(typoSkeleton(normalized));
+      if (!sameSkeleton || sameSkeleton.has(normalized) || this.#contains(normalized)) return word;
+      let best: string | undefined;
+      let bestWeight = -1;
+      for (const [candidate, weight] of sameSkeleton) {
+        if (candidate.length !== normalized.length || jamoEdits(candidate, 0, normalized) > MAX_TYPO_EDITS) continue;
+        if (weight > bestWeight || (weight === bestWeight && candidate < best!)) {
+          best = candidate;
+          bestWeight = weight;
+        }
+      }
+      if (best === undefined) return word;
+      changed = true;
+      return best;
+    });
+    return changed ? corrected.join(' ') : undefined;
+  }
+
+  /** Whether some candidate's text contains the word (a short word: all its bigrams are checked). */
+  #contains(word: string): boolean {
+    return this.#bigramTop(word, 1).some((id) => this.#compact[id]!.includes(word));
+  }
+
+  #learnWords(normalized: string, weight: number): void {
+    for (const [word] of normalized.matchAll(HANGUL_WORD)) {
+      const skeleton = typoSkeleton(word);
+      let words = this.#wordsBySkeleton.get(skeleton);
+      if (!words) this.#wordsBySkeleton.set(skeleton, (words = new Map()));
+      words.set(word, (words.get(word) ?? 0) + weight);
+    }
+  }
+
+  #complete(query: string, count: number): string[] {
     const normalized = normalizeText(query);
     if (normalized === '') return [];
     const jamo = jamoKeyOfNormalized(normalized);
@@ -537,11 +606,13 @@ export class SuggestionIndex {
     const lastUsedAt = Number.isFinite(candidate.lastUsedAt) ? candidate.lastUsedAt : 0;
     const existing = this.#idByText.get(normalized);
     if (existing !== undefined) {
+      if (popularity > 0) this.#learnWords(normalized, popularity);
       this.#popularity[existing]! += popularity;
       if (lastUsedAt > this.#lastUsedAt[existing]!) this.#lastUsedAt[existing] = lastUsedAt;
       return existing;
     }
     const id = this.#display.length;
+    this.#learnWords(normalized, 1 + Math.max(0, popularity));
     this.#idByText.set(normalized, id);
     this.#display.push(display);
     this.#normalized.push(normalized);

@@ -26,10 +26,16 @@ export function storedUserDictionary(db: Db): () => Promise<string> {
 
 /**
  * The index the service searches. For OpenSearch the alias is ensured first: when it is missing,
- * or its index was built with another user dictionary, a new index is built from the schedules.
+ * or its index was built with another user dictionary or document format, a new index is built
+ * from the schedules. The embedded index is rebuilt when rows of an older format remain.
  */
 export async function createSearchIndex(options: SearchIndexOptions): Promise<SearchIndex> {
-  if (options.opensearchUrl === null) return new EmbeddedSearchIndex(options.db, options.analyze);
+  if (options.opensearchUrl === null) {
+    const index = new EmbeddedSearchIndex(options.db, options.analyze);
+    // Rows written before the index's current format (a migration added keys) are rebuilt once.
+    if (await index.ensureCurrentFormat(() => loadAllSearchDocuments(options.db))) options.logger.info('search index rebuilt in its current format');
+    return index;
+  }
   const { Client } = await import('@opensearch-project/opensearch');
   const { OpenSearchSearchIndex } = await import('./opensearch.ts');
   const client = new Client({ node: options.opensearchUrl });

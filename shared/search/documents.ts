@@ -13,17 +13,20 @@ interface DocumentRow {
   school_name: string | null;
   short_names: string[] | null;
   member_names: string[];
+  venue_names: string[] | null;
 }
 
 const DOCUMENT_SELECT = `
   SELECT s.id, s.title, s.description, s.category_id, c.name AS category_name, to_char(s.date, 'YYYY-MM-DD') AS date,
          s.source_name, e.school_name, sn.short_names,
+         CASE WHEN v.id IS NOT NULL THEN ARRAY[v.name, v.address, v.road_address] END AS venue_names,
          COALESCE((SELECT array_agg(n) FROM schedule_members sm JOIN members m ON m.id = sm.member_id,
                           LATERAL unnest(array_prepend(m.name, m.nicknames || COALESCE(ARRAY[m.name_en], '{}'))) AS n
                     WHERE sm.schedule_id = s.id), '{}') AS member_names
     FROM schedules s
     JOIN schedule_categories c ON c.id = s.category_id
     LEFT JOIN events e ON e.schedule_id = s.id
+    LEFT JOIN venues v ON v.id = e.venue_id
     LEFT JOIN school_names sn ON sn.full_name = e.school_name OR e.school_name = ANY(sn.short_names)`;
 
 function toDocument(row: DocumentRow): SearchDocument {
@@ -37,6 +40,7 @@ function toDocument(row: DocumentRow): SearchDocument {
     date: row.date,
     sourceNames: [...new Set(sources)],
     memberNames: [...new Set(row.member_names)],
+    venueNames: [...new Set((row.venue_names ?? []).filter((name) => name !== ''))],
   };
 }
 

@@ -4,14 +4,21 @@
 // embedded engine does it; fields are analysed by nori (user dictionary inline) and by 2–3-grams
 // over the space-free text, and a choseong keyword field is computed here with `choseong()`.
 // Ranking mirrors the embedded engine tier for tier (constant scores, not BM25): per query word the
-// best field counts (title 8, source 4, members 2, description 1), words add up, then newer first.
+// best field counts (title 8, source 4, venue 3, members 2, description 1), words add up, then
+// newer first. Typos, as in the embedded engine: when no exact hit has every word outside the
+// description (a `filter` aggregation of the same request tells), a second request finds the
+// documents matching within one jamo edit, after the exact ones. Each field keeps, per run of
+// Hangul syllables and each part of it of two or more syllables, a keyword `skeleton|jamo`
+// (shared/korean/typo.ts); a `fuzzy` query with `prefix_length` covering the skeleton and
+// `fuzziness` 1 then accepts one jamo edit that leaves the skeleton as it is.
 import { createHash } from 'node:crypto';
 import { Client, errors, type API } from '@opensearch-project/opensearch';
 import { choseong, isChoseongQuery } from '../korean/jamo.ts';
+import { isTypoCandidate, jamoWord, typoSkeleton } from '../korean/typo.ts';
 import { normalizeText } from '../korean/normalize.ts';
 import { parseUserDictionary } from '../korean/dictionary.ts';
 import type { Logger } from '../logger.ts';
-import { plainQueryWords, type QueryAnalyzer } from './embedded.ts';
+import { plainQueryWords, TIER, TYPO_TIER, type QueryAnalyzer } from './embedded.ts';
 import type { SearchDocument, SearchIndex, SearchPage } from './search-index.ts';
 
 // Same limits as the embedded engine: both engines see the same query words.
@@ -24,9 +31,15 @@ const MAX_RESULT_WINDOW = 10_000;
 // An unaliased versioned index older than this is a leftover of a rebuild that died.
 const ABANDONED_BUILD_MS = 60 * 60 * 1000;
 
-/** Score of a query word by the best field it matched in (api-service.md: title > source > members > description). */
-const TIER = { title: 8, source: 4, members: 2, description: 1, choseong: 4 } as const;
-const TEXT_FIELDS = ['title', 'source', 'members', 'description'] as const;
+const TEXT_FIELDS = ['title', 'source', 'venue', 'members', 'description'] as const;
+/** Fields searched within one jamo edit (not the description: too many words, too many near misses). */
+const TYPO_FIELDS = ['title', 'source', 'venue', 'members'] as const;
+type TypoField = (typeof TYPO_FIELDS)[number];
+/** Version of the mapping and of `indexedDocument`: an index of another format is rebuilt by `ensure`. */
+export const INDEX_FORMAT = 2;
+/** Longest run of Hangul syllables whose parts are all indexed for typos (longer runs: their start). */
+const MAX_TYPO_RUN = 12;
+const HANGUL_RUN = /[가-힣]+/g;
 
 /** What one document looks like in the index. */
 export type IndexedDocument = {
@@ -35,26 +48,49 @@ export type IndexedDocument = {
   date: string;
   title: string;
   source: string[];
+  venue: string[];
   members: string[];
   description: string;
   /** Initial consonants of the title, each source name and each member name, spaces removed. */
   choseong: string[];
+  /** `skeleton|jamo` of every run of two or more Hangul syllables of each field (typoKeys). */
+  typo: Record<TypoField, string[]>;
 };
+
+/** The typo key of a word: its skeleton, `|`, its jamo. */
+export const typoKey = (word: string) => `${typoSkeleton(word)}|${jamoWord(word)}`;
+
+/** Typo keys of every part (two syllables or more) of every Hangul run of the values. */
+export function typoKeys(values: string[]): string[] {
+  const keys = new Set<string>();
+  for (const value of values) {
+    for (const [match] of value.matchAll(HANGUL_RUN)) {
+      const run = match.slice(0, MAX_TYPO_RUN);
+      for (let start = 0; start + 2 <= run.length; start++) {
+        for (let end = start + 2; end <= run.length; end++) keys.add(typoKey(run.slice(start, end)));
+      }
+    }
+  }
+  return [...keys];
+}
 
 export function indexedDocument(document: SearchDocument): IndexedDocument {
   const names = (values: string[]) => [...new Set(values.map(normalizeText).filter(Boolean))];
   const title = normalizeText(document.title);
   const source = names(document.sourceNames);
   const members = names(document.memberNames);
+  const venue = names(document.venueNames ?? []);
   return {
     scheduleId: document.scheduleId,
     categoryId: document.categoryId,
     date: document.date,
     title,
     source,
+    venue,
     members,
     description: normalizeText(document.description.slice(0, MAX_DESCRIPTION_CHARS)),
     choseong: [...new Set([title, ...source, ...members].map(choseong).filter(Boolean))],
+    typo: { title: typoKeys([title]), source: typoKeys(source), venue: typoKeys(venue), members: typoKeys(members) },
   };
 }
 
@@ -110,16 +146,18 @@ export function indexDefinition(rules: string[]): API.Indices_Create_RequestBody
     },
     mappings: {
       dynamic: 'strict',
-      _meta: { dictionary: rulesHash(rules) },
+      _meta: { dictionary: rulesHash(rules), format: INDEX_FORMAT },
       properties: {
         scheduleId: { type: 'integer' },
         categoryId: { type: 'integer' },
         date: { type: 'date', format: 'yyyy-MM-dd' },
         title: text,
         source: text,
+        venue: text,
         members: text,
         description: text,
         choseong: { type: 'keyword', normalizer: 'folded', ignore_above: 512 },
+        typo: { type: 'object', properties: Object.fromEntries(TYPO_FIELDS.map((field) => [field, { type: 'keyword' as const, ignore_above: 256 }])) },
       },
     },
   };
@@ -160,21 +198,68 @@ function wordQuery(word: string): Query {
   return { dis_max: { queries: TEXT_FIELDS.map((field) => tier(fieldMatches(field, word), TIER[field])) } };
 }
 
+/** One jamo edit of `word` (a typo candidate) in a field's typo keys: skeleton equal, jamo one edit apart. */
+function typoMatches(field: TypoField, word: string): Query {
+  const skeleton = typoSkeleton(word);
+  return { fuzzy: { [`typo.${field}`]: { value: typoKey(word), fuzziness: 1, prefix_length: skeleton.length + 1, transpositions: false } } };
+}
+
+/** A word matched exactly in its best field, or else within one jamo edit (typo tiers, below every exact tier). */
+function typoWordQuery(word: string): Query {
+  const exact = wordQuery(word);
+  if (!isTypoCandidate(word) || isChoseongQuery(word)) return exact;
+  return { dis_max: { queries: [exact, ...TYPO_FIELDS.map((field) => tier(typoMatches(field, word), TYPO_TIER[field]))] } };
+}
+
+/** Every word matched exactly in a field other than the description: a strong answer, no typo search. */
+export function strongQuery(words: string[]): Query {
+  return {
+    bool: {
+      filter: words.map((word) =>
+        isChoseongQuery(word) ? wordQuery(word) : { bool: { should: TEXT_FIELDS.filter((field) => field !== 'description').map((field) => fieldMatches(field, word)), minimum_should_match: 1 } },
+      ),
+    },
+  };
+}
+
+const allWords = (words: string[], query: (word: string) => Query): Query => ({ bool: { should: words.map(query), minimum_should_match: words.length } });
+const SORT: API.Search_RequestBody['sort'] = [{ _score: { order: 'desc' } }, { date: { order: 'desc' } }, { scheduleId: { order: 'desc' } }];
+
+/**
+ * The typo search: documents matching every word exactly or within one jamo edit, but not all of
+ * them exactly (those are the exact search's).
+ */
+export function typoSearchBody(words: string[], page: { offset: number; limit: number }): API.Search_RequestBody {
+  return {
+    query: { bool: { ...allWords(words, typoWordQuery).bool, must_not: [allWords(words, wordQuery)] } },
+    sort: SORT,
+    from: page.offset,
+    size: page.limit,
+    track_total_hits: true,
+    _source: false,
+  };
+}
+
 /** The query words, as the embedded engine takes them. */
 export async function queryWords(analyze: QueryAnalyzer, query: string): Promise<string[]> {
   const words = (await analyze(query)).map((word) => word.replace(/ /g, '').slice(0, MAX_WORD_LENGTH)).filter(Boolean);
   return [...new Set(words)].slice(0, MAX_QUERY_WORDS);
 }
 
-/** The search request body: every word must match (bool.should with minimum_should_match = all). */
+/**
+ * The search request body: every word must match (bool.should with minimum_should_match = all).
+ * When a word could be a typo, the `strong` aggregation counts the hits that match every word
+ * outside the description; none means a typo search follows.
+ */
 export function searchBody(words: string[], page: { offset: number; limit: number }): API.Search_RequestBody {
   return {
-    query: { bool: { should: words.map(wordQuery), minimum_should_match: words.length } },
-    sort: [{ _score: { order: 'desc' } }, { date: { order: 'desc' } }, { scheduleId: { order: 'desc' } }],
+    query: allWords(words, wordQuery),
+    sort: SORT,
     from: page.offset,
     size: page.limit,
     track_total_hits: true,
     _source: false,
+    ...(words.some(isTypoCandidate) ? { aggregations: { strong: { filter: strongQuery(words) } } } : {}),
   };
 }
 
@@ -226,9 +311,9 @@ export class OpenSearchSearchIndex implements SearchIndex {
     const wanted = rulesHash(dictionaryRules(await this.userDictionary()));
     if (indices.length === 1) {
       const mapping = await this.client.indices.getMapping({ index: indices[0]! });
-      const meta = Object.values(mapping.body)[0]?.mappings?._meta as { dictionary?: string } | undefined;
-      if (meta?.dictionary === wanted) return;
-      this.logger.info({ index: indices[0], alias: this.alias }, 'user dictionary changed: rebuilding the search index');
+      const meta = Object.values(mapping.body)[0]?.mappings?._meta as { dictionary?: string; format?: number } | undefined;
+      if (meta?.dictionary === wanted && meta.format === INDEX_FORMAT) return;
+      this.logger.info({ index: indices[0], alias: this.alias }, 'user dictionary or index format changed: rebuilding the search index');
     } else {
       this.logger.info({ alias: this.alias, indices }, 'no single index behind the search alias: building one');
     }
@@ -268,10 +353,21 @@ export class OpenSearchSearchIndex implements SearchIndex {
     if (words.length === 0) return { ids: [], total: 0 };
     const offset = Math.max(0, Math.floor(page.offset));
     const window = { offset: Math.min(offset, MAX_RESULT_WINDOW), limit: Math.max(0, Math.min(Math.floor(page.limit), MAX_RESULT_WINDOW - offset)) };
-    const response = await this.client.search({ index: this.alias, body: searchBody(words, window) });
+    const exact = await this.searchPage(searchBody(words, window));
+    const strong = (exact.aggregations?.strong?.doc_count ?? 1) > 0;
+    if (strong || !words.some(isTypoCandidate)) return { ids: exact.ids, total: exact.total };
+    // Nothing matched well: matches within one jamo edit follow the exact ones.
+    const room = window.limit - exact.ids.length;
+    const from = Math.min(Math.max(0, window.offset - exact.total), MAX_RESULT_WINDOW);
+    const typos = await this.searchPage(typoSearchBody(words, { offset: from, limit: Math.max(0, Math.min(room, MAX_RESULT_WINDOW - from)) }));
+    return { ids: [...exact.ids, ...(window.offset + window.limit > exact.total ? typos.ids : [])], total: exact.total + typos.total };
+  }
+
+  private async searchPage(body: API.Search_RequestBody): Promise<SearchPage & { aggregations?: { strong?: { doc_count?: number } } }> {
+    const response = await this.client.search({ index: this.alias, body });
     const hits = response.body.hits;
     const total = typeof hits.total === 'number' ? hits.total : (hits.total?.value ?? 0);
-    return { ids: hits.hits.map((hit) => Number(hit._id)), total };
+    return { ids: hits.hits.map((hit) => Number(hit._id)), total, aggregations: response.body.aggregations as { strong?: { doc_count?: number } } | undefined };
   }
 
   async rebuild(documents: SearchDocument[]): Promise<number> {

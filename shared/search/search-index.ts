@@ -10,6 +10,8 @@ export interface SearchDocument {
   sourceNames: string[];
   /** Member names and nicknames. */
   memberNames: string[];
+  /** The event's venue: name, address, road address (none for other schedules). */
+  venueNames?: string[];
 }
 
 export interface SearchPage {
@@ -21,7 +23,11 @@ export interface SearchIndex {
   readonly engine: 'embedded' | 'opensearch';
   upsert(documents: SearchDocument[]): Promise<void>;
   remove(scheduleIds: number[]): Promise<void>;
-  /** Best match first (title > school/source > members > description, then recency). */
+  /**
+   * Best match first (title > school/source > venue > members > description, then recency). A
+   * query that matches nothing, or only weakly, is also matched within one jamo edit per word;
+   * those matches follow the exact ones.
+   */
   search(query: string, page: { offset: number; limit: number }): Promise<SearchPage>;
   /** Replaces the whole index with these documents; searches never see a half-built index. */
   rebuild(documents: SearchDocument[]): Promise<number>;
