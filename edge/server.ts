@@ -5,7 +5,9 @@ import { STATUS_CODES } from 'node:http';
 import uWS from 'uWebSockets.js';
 import { HttpError } from '../shared/errors.ts';
 import type { Logger } from '../shared/logger.ts';
+import { tracing } from '../shared/tracing.ts';
 import { BodyReader, BODY_HEADERS, CAPTURED_HEADERS, Context, type HeaderName, type Reply } from './context.ts';
+import { endRequestSpan, inRequestSpan, startRequestSpan } from './request-tracing.ts';
 import type { Method, Route, Router } from './router.ts';
 
 export const DEFAULT_BODY_LIMIT = 256 * 1024;
@@ -86,6 +88,7 @@ export function startEdge(router: Router, hooks: EdgeHooks, logger: Logger, port
       else res.end(body, closeConnection);
     });
     hooks.observe?.(route?.path ?? 'unmatched', ctx.method, status, (performance.now() - startedAt) / 1000);
+    if (tracing) endRequestSpan(ctx, status);
   };
 
   const writeError = (res: uWS.HttpResponse, ctx: Context, route: Route | null, startedAt: number, error: unknown) => {
@@ -158,6 +161,7 @@ export function startEdge(router: Router, hooks: EdgeHooks, logger: Logger, port
     const limit = route?.bodyLimit ?? DEFAULT_BODY_LIMIT;
     const reader = METHODS_WITH_BODY.has(method) ? new BodyReader(limit) : null;
     ctx = new Context(method, path, req.getQuery() ?? '', headers, ip, requestId, reader);
+    if (tracing) startRequestSpan(ctx, method, route?.path ?? null, path, req.getHeader('traceparent'), req.getHeader('tracestate'));
     res.onAborted(() => {
       if (!ctx.aborted) inFlight--;
       ctx.aborted = true;
@@ -211,7 +215,7 @@ export function startEdge(router: Router, hooks: EdgeHooks, logger: Logger, port
     };
     try {
       if (route.auth === 'admin') hooks.authenticateAdmin(ctx);
-      const result = route.handler(ctx);
+      const result = tracing ? inRequestSpan(ctx, () => route.handler(ctx)) : route.handler(ctx);
       if (result instanceof Promise) {
         result.then(finish).catch((error: unknown) => writeError(res, ctx, route, startedAt, error));
       } else finish(result);

@@ -23,8 +23,8 @@ import { loadBotDefinitions, startBotRunner, type BotRunner } from '../workers/b
 import { closeBrowser } from '../workers/bots/browser.ts';
 import { SCHEDULE_WRITER_GROUP } from '../workers/actors/schedule-writer.ts';
 import { SEARCH_INDEXER_GROUP } from '../workers/actors/search-indexer.ts';
-import { metricsRoute } from '../edge/routes/metrics.ts';
 import { createMetrics } from './metrics.ts';
+import { startMetricsServer, type MetricsServer } from './metrics-server.ts';
 import { createBus, type Bus, type Subscription } from './bus/bus.ts';
 import { startOutboxRelay, type OutboxRelay } from './bus/outbox.ts';
 import { Router } from '../edge/router.ts';
@@ -43,6 +43,7 @@ import type { EmbeddedDatabase } from './db/embedded-postgres.ts';
 import { migrate } from './db/migrate.ts';
 import { upsertAdmin } from './db/repositories/admin-users.ts';
 import { createLogger, type Logger } from './logger.ts';
+import { startTracing } from './tracing.ts';
 import { createMailer } from './mail.ts';
 import type { Services } from './services.ts';
 import { createStorage } from './storage/storage.ts';
@@ -51,6 +52,8 @@ import { Tokens } from './tokens.ts';
 export interface RunningService {
   /** The edge's port, or null when this process runs no edge. */
   port: number | null;
+  /** Where /metrics is served (METRICS_PORT), or null when this process runs no role. */
+  metricsPort: number | null;
   services: Services;
   stop(): Promise<void>;
 }
@@ -91,10 +94,16 @@ async function jwtSecret(config: Config): Promise<string> {
 export async function startService(config: Config, options: ServiceOptions = {}): Promise<RunningService> {
   const logger = options.logger ?? createLogger(config.logLevel);
   const clock = options.clock ?? systemClock;
-  const { database, embedded } = await openDatabase(config, logger);
+  // Before anything that makes spans; OTEL_EXPORTER_OTLP_ENDPOINT unset: tracing stays off.
+  const stopTracing = config.tracing ? await startTracing(config.tracing, logger) : null;
+  const { database, embedded } = await openDatabase(config, logger).catch(async (error: unknown) => {
+    await stopTracing?.();
+    throw error;
+  });
   const stopDatabase = async () => {
     await database.close();
     await embedded?.stop();
+    await stopTracing?.(); // flushes the last spans
   };
   let passwords: ReturnType<typeof createPasswordHasher> | null = null;
   let images: ImagePool | null = null;
@@ -161,12 +170,12 @@ export async function startService(config: Config, options: ServiceOptions = {})
         for (const group of groups) for (const [topic, lag] of Object.entries(await bus!.lag(group))) rows.push({ group, topic, lag });
         return rows;
       },
+      deadLetters: () => bus!.deadLetters(),
       inFlight: () => edge?.inFlight() ?? 0,
     });
-    // Every role listens on PORT: probes and /metrics everywhere, the API only in the edge role.
+    // Every role listens on PORT (probes everywhere, the API only in the edge role) and on METRICS_PORT (/metrics).
     const router = new Router();
     router.add(...healthRoutes(services, { ready: () => ready }, router));
-    router.add(metricsRoute(metrics));
     if (config.roles.has('edge')) {
       router.add(...accountRoutes(services));
       router.add(...adminAuthRoutes(services));
@@ -181,10 +190,18 @@ export async function startService(config: Config, options: ServiceOptions = {})
       subscriptions.push(await startCacheInvalidation(services, bus));
     }
     let edge: Edge | null = null;
+    let metricsServer: MetricsServer | null = null;
     // No role at all (the demo seed): nothing to serve.
     if (config.roles.size > 0) {
       edge = await startEdge(router, { authenticateAdmin: adminAuthenticator(services), observe: metrics.observeRequest }, logger, config.port);
-      logger.info({ port: edge.port, roles: [...config.roles] }, 'listening');
+      try {
+        metricsServer = await startMetricsServer(metrics, config.metricsPort, logger);
+      } catch (error) {
+        edge.stopListening();
+        edge.closeConnections();
+        throw new Error(`METRICS_PORT: could not listen on port ${config.metricsPort}: ${(error as Error).message}`);
+      }
+      logger.info({ port: edge.port, metricsPort: metricsServer.port, roles: [...config.roles] }, 'listening');
     }
     ready = true;
 
@@ -200,6 +217,7 @@ export async function startService(config: Config, options: ServiceOptions = {})
           if (edge.inFlight() > 0) logger.warn({ inFlight: edge.inFlight() }, 'shutdown timeout: closing with requests in flight');
           edge.closeConnections();
         }
+        await metricsServer?.close();
         await botRunner?.stop(); // before the bus closes: a pass in flight may still publish
         await closeBrowser();
         for (const subscription of subscriptions) await subscription.stop();
@@ -215,7 +233,7 @@ export async function startService(config: Config, options: ServiceOptions = {})
         await stopDatabase();
         logger.info('stopped');
       })());
-    return { port: edge?.port ?? null, services, stop };
+    return { port: edge?.port ?? null, metricsPort: metricsServer?.port ?? null, services, stop };
   } catch (error) {
     await passwords?.close().catch(() => undefined);
     await images?.close().catch(() => undefined);

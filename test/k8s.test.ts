@@ -31,8 +31,11 @@ const INTENTIONALLY_UNSET: Record<string, Record<string, string>> = {
     STORAGE_ACCESS_KEY: 'local storage in dev (STORAGE_URL unset)',
     STORAGE_SECRET_KEY: 'local storage in dev (STORAGE_URL unset)',
     MICROBLOG_MIRROR_URL: 'no mirror front end in dev: the microblog bot stays disabled',
+    OTEL_EXPORTER_OTLP_ENDPOINT: 'no OpenTelemetry collector in these manifests: tracing stays off until an operator sets it (k8s/README.md)',
   },
-  production: {},
+  production: {
+    OTEL_EXPORTER_OTLP_ENDPOINT: 'no OpenTelemetry collector in these manifests: tracing stays off until an operator sets it (k8s/README.md)',
+  },
 };
 
 /** Variables only some roles get, in every overlay: role -> variable -> reason. */
@@ -365,6 +368,58 @@ const CRD_SCHEMAS: Record<string, object> = {
           storage: { type: 'object', required: ['size'], properties: { size: { type: 'string', pattern: '^[0-9]+[KMGT]i$' } } },
           affinity: { type: 'object', properties: { enablePodAntiAffinity: { type: 'boolean' }, topologyKey: str, podAntiAffinityType: { enum: ['preferred', 'required'] } } },
           resources,
+        },
+      },
+    },
+  },
+  // Prometheus Operator kinds (k8s/base/monitoring.yaml); test/monitoring.test.ts checks their PromQL and metrics.
+  'monitoring.coreos.com/v1/PrometheusRule': {
+    type: 'object', required: ['spec'],
+    properties: {
+      spec: {
+        type: 'object', required: ['groups'], additionalProperties: false,
+        properties: {
+          groups: {
+            type: 'array', minItems: 1,
+            items: {
+              type: 'object', required: ['name', 'rules'],
+              properties: {
+                name: str, interval: str,
+                rules: {
+                  type: 'array', minItems: 1,
+                  items: {
+                    type: 'object', required: ['expr'], additionalProperties: false,
+                    properties: {
+                      alert: str, record: str, expr: { anyOf: [str, { type: 'integer' }] },
+                      for: { type: 'string', pattern: '^(0|(([0-9]+)y)?(([0-9]+)w)?(([0-9]+)d)?(([0-9]+)h)?(([0-9]+)m)?(([0-9]+)s)?(([0-9]+)ms)?)$' },
+                      keep_firing_for: str, labels: stringMap, annotations: stringMap,
+                    },
+                  },
+                },
+              },
+            },
+          },
+        },
+      },
+    },
+  },
+  'monitoring.coreos.com/v1/PodMonitor': {
+    type: 'object', required: ['spec'],
+    properties: {
+      spec: {
+        type: 'object', required: ['selector', 'podMetricsEndpoints'],
+        properties: {
+          selector: { type: 'object', properties: { matchLabels: stringMap } },
+          podMetricsEndpoints: {
+            type: 'array', minItems: 1,
+            items: {
+              type: 'object', required: ['port'],
+              properties: {
+                port: str, path: str, interval: str, scrapeTimeout: str,
+                relabelings: { type: 'array', items: { type: 'object', properties: { targetLabel: str, replacement: { type: 'string' }, action: str, sourceLabels: { type: 'array', items: str } } } },
+              },
+            },
+          },
         },
       },
     },

@@ -13,15 +13,17 @@ import { call, startTestService, type TestService } from './helpers/service.ts';
 interface Process {
   child: ChildProcess;
   url: string;
+  metricsUrl: string;
   output: string[];
   exited: Promise<number | null>;
 }
 
 async function startProcess(database: TestDatabase, env: Record<string, string>): Promise<Process> {
   const port = await freePort();
+  const metricsPort = await freePort();
   const dataDir = await mkdtemp(join(tmpdir(), 'schedule-process-'));
   const child = spawn(process.execPath, ['--import', 'tsx', 'shared/main.ts'], {
-    env: { ...process.env, PORT: String(port), DATABASE_URL: database.url, JWT_SECRET: randomBytes(32).toString('hex'), DATA_DIR: dataDir, LOG_LEVEL: 'info', ...env },
+    env: { ...process.env, PORT: String(port), METRICS_PORT: String(metricsPort), DATABASE_URL: database.url, JWT_SECRET: randomBytes(32).toString('hex'), DATA_DIR: dataDir, LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const output: string[] = [];
@@ -34,7 +36,7 @@ async function startProcess(database: TestDatabase, env: Record<string, string>)
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`process exited early: ${output.join('')}`);
     try {
-      if ((await fetch(`${url}/readyz`)).status === 200) return { child, url, output, exited };
+      if ((await fetch(`${url}/readyz`)).status === 200) return { child, url, metricsUrl: `http://127.0.0.1:${metricsPort}`, output, exited };
     } catch {
       // not listening yet
     }
@@ -72,12 +74,16 @@ test('shutdown: SIGTERM during a burst finishes every in-flight request, turns /
   }
 });
 
-test('roles: an actors-only process serves probes and metrics but not the API', async (t) => {
+test('roles: an actors-only process serves probes on PORT and metrics on METRICS_PORT, but not the API', async (t) => {
   const database = await createTestDatabase();
   try {
     const server = await startProcess(database, { ROLE: 'actors' });
     t.is((await fetch(`${server.url}/healthz`)).status, 200);
-    t.is((await fetch(`${server.url}/metrics`)).status, 200);
+    t.is((await fetch(`${server.url}/readyz`)).status, 200);
+    const scrape = await fetch(`${server.metricsUrl}/metrics`);
+    t.is(scrape.status, 200);
+    t.regex(await scrape.text(), /^# TYPE outbox_backlog gauge$/m);
+    t.is((await fetch(`${server.url}/metrics`)).status, 404, 'the probe port no longer serves metrics');
     t.is((await fetch(`${server.url}/api/members`)).status, 404);
     server.child.kill('SIGTERM');
     t.is(await server.exited, 0);
@@ -93,6 +99,9 @@ for (const [name, env, variable] of [
   ['a database URL of another scheme', { DATABASE_URL: 'mysql://x' }, 'DATABASE_URL'],
   ['only half of the administrator', { ADMIN_USERNAME: 'admin', ADMIN_PASSWORD: '' }, 'ADMIN_PASSWORD'],
   ['S3 storage without credentials', { STORAGE_URL: 'http://127.0.0.1:9' }, 'STORAGE_ACCESS_KEY'],
+  ['metrics on the API port', { PORT: '8080', METRICS_PORT: '8080' }, 'METRICS_PORT'],
+  ['a metrics port out of range', { METRICS_PORT: '70000' }, 'METRICS_PORT'],
+  ['an OTLP endpoint that is not HTTP', { OTEL_EXPORTER_OTLP_ENDPOINT: 'grpc://collector:4317' }, 'OTEL_EXPORTER_OTLP_ENDPOINT'],
 ] as const) {
   test(`configuration: ${name} stops the start with one line naming ${variable}`, async (t) => {
     const child = spawn(process.execPath, ['--import', 'tsx', 'shared/main.ts'], {
@@ -119,7 +128,8 @@ test.after.always(async () => {
   await service?.stop();
 });
 
-const SAMPLE = /^[a-zA-Z_:][a-zA-Z0-9_:]*(\{[^}]*\})? (-?[0-9.e+-]+|NaN|\+Inf|-Inf)$/;
+// prom-client writes NaN as "Nan" (an event-loop gauge right after another scrape reset it); Prometheus parses either.
+const SAMPLE = /^[a-zA-Z_:][a-zA-Z0-9_:]*(\{[^}]*\})? (-?[0-9.e+-]+|NaN|Nan|\+Inf|-Inf)$/;
 
 function sample(text: string, name: string, labels: Record<string, string>): number {
   for (const line of text.split('\n')) {
@@ -129,8 +139,16 @@ function sample(text: string, name: string, labels: Record<string, string>): num
   return 0;
 }
 
+test('metrics: served on METRICS_PORT only; the API port answers 404 {error}', async (t) => {
+  t.is((await fetch(`${service.metricsUrl}/metrics`)).status, 200);
+  const onApi = await call(service.url, 'GET', '/metrics');
+  t.is(onApi.status, 404);
+  t.truthy(onApi.body.error);
+  t.is((await fetch(`${service.metricsUrl}/api/members`)).status, 404, 'the metrics port serves nothing else');
+});
+
 test('metrics: Prometheus text that moves when traffic moves', async (t) => {
-  const before = await (await fetch(`${service.url}/metrics`)).text();
+  const before = await (await fetch(`${service.metricsUrl}/metrics`)).text();
   for (const line of before.split('\n')) {
     if (line === '' || line.startsWith('# HELP ') || line.startsWith('# TYPE ')) continue;
     t.regex(line, SAMPLE);
@@ -141,7 +159,7 @@ test('metrics: Prometheus text that moves when traffic moves', async (t) => {
   const labels = { route: '/api/schedule-categories', method: 'get', status: '200' };
   const count = sample(before, 'http_requests_total', labels);
   for (let i = 0; i < 5; i++) await call(service.url, 'GET', '/api/schedule-categories');
-  const after = await (await fetch(`${service.url}/metrics`)).text();
+  const after = await (await fetch(`${service.metricsUrl}/metrics`)).text();
   t.is(sample(after, 'http_requests_total', labels), count + 5);
   t.true(sample(after, 'http_request_duration_seconds_count', labels) >= count + 5);
   t.true(after.includes('worker_pool_threads{pool="bcrypt"}'));
