@@ -2,11 +2,16 @@
 // one admin create is one trace from the edge through the outbox relay to the bus consumers. The
 // collector is a plain node:http server in this process that decodes the OTLP JSON payloads.
 import { once } from 'node:events';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import test from 'ava';
 import { tracing } from '../shared/tracing.ts';
+import { SCHEDULE_WRITER_GROUP } from '../workers/actors/schedule-writer.ts';
 import { SEARCH_INDEXER_GROUP } from '../workers/actors/search-indexer.ts';
+import { startFakeVideoPlatform, type FakeVideoPlatform } from './fakes/video-platform.ts';
 import { insertMember } from './helpers/factory.ts';
 import { adminToken, call, startTestService, type TestService } from './helpers/service.ts';
 
@@ -29,6 +34,11 @@ const received: ReceivedSpan[] = [];
 const requests: Array<{ path: string; contentType: string }> = [];
 let collector: Server;
 let service: TestService;
+let videoPlatform: FakeVideoPlatform;
+let configDir: string;
+
+const API_KEY = 'AIzaTracingTestKey-0123456789';
+const CHANNEL = 'UCtracingchannel0000000a';
 
 type Any = any;
 const attributeValue = (value: Any) => value?.stringValue ?? (value?.intValue !== undefined ? Number(value.intValue) : value?.boolValue ?? value?.doubleValue);
@@ -55,12 +65,26 @@ test.before(async () => {
   collector.listen(0, '127.0.0.1');
   await once(collector, 'listening');
   const { port } = collector.address() as AddressInfo;
-  service = await startTestService({ OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${port}`, OTEL_SERVICE_NAME: 'schedule-test' });
+  // One video bot against the local fake of the video platform.
+  videoPlatform = await startFakeVideoPlatform({ apiKey: API_KEY });
+  videoPlatform.setChannel(CHANNEL, [{ videoId: 'trace000001', title: '추적 영상', publishedAt: '2026-03-02T03:00:00Z' }], { title: '추적 채널' });
+  configDir = await mkdtemp(join(tmpdir(), 'tracing-test-'));
+  const bots = [{ id: 'traced-channel', name: '추적 채널', type: 'video', intervalMinutes: 60, config: { channelId: CHANNEL, channelName: '추적 채널', titleFilter: { include: [], exclude: [] }, defaultMemberIds: [], extractMembers: false } }];
+  await writeFile(join(configDir, 'bots.json'), JSON.stringify(bots));
+  service = await startTestService({
+    OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${port}`,
+    OTEL_SERVICE_NAME: 'schedule-test',
+    BOTS_CONFIG: join(configDir, 'bots.json'),
+    VIDEO_API_URL: videoPlatform.url,
+    VIDEO_API_KEY: API_KEY,
+  });
 });
 
 test.after.always(async () => {
   await service?.stop();
+  await videoPlatform?.close();
   collector?.close();
+  if (configDir) await rm(configDir, { recursive: true, force: true });
 });
 
 async function waitFor<T>(what: string, find: () => T | undefined, ms = 30_000): Promise<T> {
@@ -114,4 +138,22 @@ test('a pool task is a span inside the request that ran it', async (t) => {
   const pool = await waitFor('the bcrypt task span', () => received.find((s) => s.parentSpanId === edge.spanId && s.attributes['pool.name'] === 'bcrypt'));
   t.is(pool.traceId, edge.traceId);
   t.is(pool.name, 'pool bcrypt');
+});
+
+test('a bot pass is one trace: the pass → the schedule writer → the outbox relay → the search indexer', async (t) => {
+  const token = await adminToken(service.url);
+  t.is((await call(service.url, 'POST', '/api/admin/bots/traced-channel/start', { token })).status, 200);
+  const pass = await waitFor('the bot pass span', () => received.find((s) => s.name === 'bot pass traced-channel'));
+  t.is(pass.parentSpanId, '', 'the runner\'s pass starts its own trace');
+  const inTrace = (s: ReceivedSpan) => s.traceId === pass.traceId;
+  const writer = await waitFor('the schedule writer span', () =>
+    received.find((s) => inTrace(s) && s.kind === CONSUMER && s.attributes['messaging.consumer.group.name'] === SCHEDULE_WRITER_GROUP),
+  );
+  t.is(writer.attributes['messaging.destination.name'], 'bot.video.collected');
+  const publish = await waitFor('the relay\'s publish span', () => received.find((s) => inTrace(s) && s.kind === PRODUCER && s.parentSpanId === writer.spanId));
+  t.is(publish.attributes['messaging.destination.name'], 'schedule.changed', 'the writer\'s outbox entry carried its span');
+  const indexer = await waitFor('the indexer span', () =>
+    received.find((s) => inTrace(s) && s.kind === CONSUMER && s.parentSpanId === publish.spanId && s.attributes['messaging.consumer.group.name'] === SEARCH_INDEXER_GROUP),
+  );
+  t.is(indexer.name, 'consume schedule.changed');
 });
