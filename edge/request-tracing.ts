@@ -1,8 +1,8 @@
 // The edge's span per request (only while tracing is on; see shared/tracing.ts). The span starts when
 // the request is routed, takes an incoming W3C `traceparent` as its parent, is active while the route
 // handler runs (so pool tasks and outbox entries join its trace) and ends when the answer is written.
-import { context, trace, type Span } from '@opentelemetry/api';
-import { extractContext, SpanKind, startSpan } from '../shared/tracing.ts';
+import type { Span } from '@opentelemetry/api';
+import { extractContext, SpanKind, startSpan, withSpan } from '../shared/tracing.ts';
 
 const spans = new WeakMap<object, Span>();
 
@@ -20,7 +20,7 @@ export function startRequestSpan(request: object, method: string, route: string 
 /** Runs the route handler with the request's span active. */
 export function inRequestSpan<T>(request: object, work: () => T): T {
   const span = spans.get(request);
-  return span ? context.with(trace.setSpan(context.active(), span), work) : work();
+  return span ? withSpan(span, work) : work();
 }
 
 export function endRequestSpan(request: object, status: number): void {

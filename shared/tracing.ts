@@ -1,13 +1,23 @@
 // OpenTelemetry traces (issue 14): a span per request at the edge, per worker-pool task, per outbox
 // publish and per consumed bus message, exported over OTLP/HTTP when OTEL_EXPORTER_OTLP_ENDPOINT is
-// set. The trace context travels with the work: in the outbox row (`traceparent`), then in the bus
+// set. The trace context travels with the work: in the outbox row (`trace_context`), then in the bus
 // message's headers (PostgreSQL bus: the `headers` column; Kafka: record headers), so an admin write,
 // its relay and the consumers, or a bot pass, the schedule writer and the indexer, are one trace.
 //
 // Off (the default), `tracing` is false and every call site checks it before doing anything: no
-// span object, no context lookup, nothing on the cached GET path but one boolean test.
-import { context, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Attributes, type Context, type Span } from '@opentelemetry/api';
+// span object, no context lookup, not even the OpenTelemetry API loaded: nothing on the cached GET
+// path but one boolean test.
+import type * as OpenTelemetry from '@opentelemetry/api';
+import type { Attributes, Context, Span } from '@opentelemetry/api';
 import type { Logger } from './logger.ts';
+
+/** The OpenTelemetry API, loaded by startTracing: a process that never traces never loads it. */
+let api: typeof OpenTelemetry = null as unknown as typeof OpenTelemetry;
+
+/** OpenTelemetry's SpanKind values, usable before the API is loaded. */
+export const SpanKind = { INTERNAL: 0, SERVER: 1, CLIENT: 2, PRODUCER: 3, CONSUMER: 4 } as const;
+type Kind = (typeof SpanKind)[keyof typeof SpanKind];
+const SPAN_STATUS_ERROR = 2; // SpanStatusCode.ERROR
 
 /** True while a tracer provider is running in this process. Read it before calling anything else here. */
 export let tracing = false;
@@ -31,6 +41,7 @@ export interface TracingOptions {
  */
 export async function startTracing(options: TracingOptions, logger: Logger): Promise<() => Promise<void>> {
   if (shutdownProvider) return async () => undefined;
+  api = await import('@opentelemetry/api');
   const [{ NodeTracerProvider, BatchSpanProcessor }, { OTLPTraceExporter }, { resourceFromAttributes, detectResources, envDetector }, { ATTR_SERVICE_NAME }] = await Promise.all([
     import('@opentelemetry/sdk-trace-node'),
     import('@opentelemetry/exporter-trace-otlp-http'),
@@ -52,35 +63,36 @@ export async function startTracing(options: TracingOptions, logger: Logger): Pro
     } catch (error) {
       logger.warn({ err: error }, 'tracing: the last spans could not be exported');
     }
-    trace.disable();
-    context.disable();
-    propagation.disable();
+    api.trace.disable();
+    api.context.disable();
+    api.propagation.disable();
   };
   shutdownProvider = shutdown;
   return shutdown;
 }
 
-const tracer = () => trace.getTracer(TRACER);
+const tracer = () => api.trace.getTracer(TRACER);
 
 /** The context a carrier (an incoming request, a message's headers, an outbox row) names, or the root. */
 export function extractContext(headers: TraceHeaders | null | undefined): Context {
-  if (!headers) return ROOT_CONTEXT;
-  return propagation.extract(ROOT_CONTEXT, headers);
+  if (!headers) return api.ROOT_CONTEXT;
+  return api.propagation.extract(api.ROOT_CONTEXT, headers);
 }
 
 /** The active span's context as W3C headers (`traceparent`, `tracestate`), or undefined outside any span. */
-export function currentTraceHeaders(active: Context = context.active()): TraceHeaders | undefined {
-  if (!trace.getSpan(active)) return undefined;
+export function currentTraceHeaders(active: Context = api.context.active()): TraceHeaders | undefined {
+  if (!api.trace.getSpan(active)) return undefined;
   const headers: TraceHeaders = {};
-  propagation.inject(active, headers);
+  api.propagation.inject(active, headers);
   return headers.traceparent ? headers : undefined;
 }
 
 /** Runs `work` in a new span (child of `parent`, else of the active span); ends it when the work settles. */
-export async function inSpan<T>(name: string, kind: SpanKind, attributes: Attributes, work: (span: Span) => Promise<T>, parent?: Context): Promise<T> {
-  const span = tracer().startSpan(name, { kind, attributes }, parent ?? context.active());
+export async function inSpan<T>(name: string, kind: Kind, attributes: Attributes, work: (span: Span) => Promise<T>, parent?: Context): Promise<T> {
+  const base = parent ?? api.context.active();
+  const span = tracer().startSpan(name, { kind: kind as number as OpenTelemetry.SpanKind, attributes }, base);
   try {
-    return await context.with(trace.setSpan(parent ?? context.active(), span), () => work(span));
+    return await api.context.with(api.trace.setSpan(base, span), () => work(span));
   } catch (error) {
     failSpan(span, error);
     throw error;
@@ -91,18 +103,17 @@ export async function inSpan<T>(name: string, kind: SpanKind, attributes: Attrib
 
 export function failSpan(span: Span, error: unknown): void {
   span.recordException(error instanceof Error ? error : String(error));
-  span.setStatus({ code: SpanStatusCode.ERROR, message: error instanceof Error ? error.message : String(error) });
+  span.setStatus({ code: SPAN_STATUS_ERROR, message: error instanceof Error ? error.message : String(error) });
 }
 
-export function startSpan(name: string, kind: SpanKind, attributes: Attributes, parent?: Context): Span {
-  return tracer().startSpan(name, { kind, attributes }, parent ?? context.active());
+export function startSpan(name: string, kind: Kind, attributes: Attributes, parent?: Context): Span {
+  return tracer().startSpan(name, { kind: kind as number as OpenTelemetry.SpanKind, attributes }, parent ?? api.context.active());
 }
 
+/** Runs `work` with `span` active. */
 export function withSpan<T>(span: Span, work: () => T): T {
-  return context.with(trace.setSpan(context.active(), span), work);
+  return api.context.with(api.trace.setSpan(api.context.active(), span), work);
 }
-
-export { SpanKind };
 
 /** Attributes of a consumed or published bus message (OpenTelemetry messaging conventions). */
 export function messageAttributes(topic: string, key: string, id?: string, group?: string): Attributes {
@@ -133,5 +144,5 @@ export async function inConsumerSpans<T>(group: string, messages: ReadonlyArray<
 
 /** A context whose active span is `span` (to inject it into a message's headers). */
 export function traceContextOf(span: Span): Context {
-  return trace.setSpan(ROOT_CONTEXT, span);
+  return api.trace.setSpan(api.ROOT_CONTEXT, span);
 }
