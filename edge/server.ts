@@ -164,6 +164,7 @@ export function startEdge(router: Router, hooks: EdgeHooks, logger: Logger, port
     if (tracing) startRequestSpan(ctx, method, route?.path ?? null, path, req.getHeader('traceparent'), req.getHeader('tracestate'));
     res.onAborted(() => {
       if (!ctx.aborted) inFlight--;
+      if (tracing && !ctx.aborted) endRequestSpan(ctx, 499); // the client left before the answer
       ctx.aborted = true;
       reader?.fail(new Error('request aborted'));
     });
