@@ -6,6 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { ConfigError, loadConfig } from '../shared/config.ts';
 import { freePort } from '../shared/db/embedded-postgres.ts';
 import { createTestDatabase, type TestDatabase } from './helpers/database.ts';
 import { call, startTestService, type TestService } from './helpers/service.ts';
@@ -99,9 +100,6 @@ for (const [name, env, variable] of [
   ['a database URL of another scheme', { DATABASE_URL: 'mysql://x' }, 'DATABASE_URL'],
   ['only half of the administrator', { ADMIN_USERNAME: 'admin', ADMIN_PASSWORD: '' }, 'ADMIN_PASSWORD'],
   ['S3 storage without credentials', { STORAGE_URL: 'http://127.0.0.1:9' }, 'STORAGE_ACCESS_KEY'],
-  ['metrics on the API port', { PORT: '8080', METRICS_PORT: '8080' }, 'METRICS_PORT'],
-  ['a metrics port out of range', { METRICS_PORT: '70000' }, 'METRICS_PORT'],
-  ['an OTLP endpoint that is not HTTP', { OTEL_EXPORTER_OTLP_ENDPOINT: 'grpc://collector:4317' }, 'OTEL_EXPORTER_OTLP_ENDPOINT'],
 ] as const) {
   test(`configuration: ${name} stops the start with one line naming ${variable}`, async (t) => {
     const child = spawn(process.execPath, ['--import', 'tsx', 'shared/main.ts'], {
@@ -117,6 +115,27 @@ for (const [name, env, variable] of [
     t.true(lines[0]!.includes(variable), lines[0]);
   });
 }
+
+// The same check in-process (no process spawn each: the ones above prove the one-line report).
+for (const [name, env, variable] of [
+  ['metrics on the API port', { PORT: '8080', METRICS_PORT: '8080' }, 'METRICS_PORT'],
+  ['a metrics port out of range', { METRICS_PORT: '70000' }, 'METRICS_PORT'],
+  ['an OTLP endpoint that is not HTTP', { OTEL_EXPORTER_OTLP_ENDPOINT: 'grpc://collector:4317' }, 'OTEL_EXPORTER_OTLP_ENDPOINT'],
+] as const) {
+  test(`configuration: ${name} is an error naming ${variable}`, (t) => {
+    const error = t.throws(() => loadConfig({ DATABASE_URL: 'postgres://127.0.0.1:1/x', JWT_SECRET: 'x'.repeat(40), ...env }), { instanceOf: ConfigError });
+    t.is(error?.variable, variable);
+  });
+}
+
+test('configuration: METRICS_PORT defaults to 9464; tracing is off unless OTEL_EXPORTER_OTLP_ENDPOINT is set', (t) => {
+  const plain = loadConfig({});
+  t.is(plain.metricsPort, 9464);
+  t.is(plain.tracing, null);
+  const traced = loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318/', OTEL_SERVICE_NAME: 'schedule-edge' });
+  t.deepEqual(traced.tracing, { endpoint: 'http://collector:4318', serviceName: 'schedule-edge' });
+  t.is(loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318' }).tracing?.serviceName, 'schedule-backend');
+});
 
 // ---- metrics (in-process) ------------------------------------------------------------------------
 
