@@ -6,8 +6,10 @@ import uWS from 'uWebSockets.js';
 import { databaseUnavailable } from '../shared/db/database.ts';
 import { HttpError, serviceUnavailable } from '../shared/errors.ts';
 import type { Logger } from '../shared/logger.ts';
+import { tracing } from '../shared/tracing.ts';
 import { BodyReader, BODY_HEADERS, CAPTURED_HEADERS, Context, type HeaderName, type Reply } from './context.ts';
 import { pipeToResponse, planFile, pumpToResponse } from './file-response.ts';
+import { endRequestSpan, inRequestSpan, startRequestSpan } from './request-tracing.ts';
 import type { Method, Route, Router } from './router.ts';
 import type { OpenedFile } from '../shared/storage/storage.ts';
 
@@ -125,6 +127,7 @@ export function startEdge(router: Router, hooks: EdgeHooks, logger: Logger, port
       else res.end(body);
     });
     hooks.observe?.(route?.path ?? 'unmatched', ctx.method, status, (performance.now() - startedAt) / 1000);
+    if (tracing) endRequestSpan(ctx, status);
   };
 
   const writeError = (res: uWS.HttpResponse, ctx: Context, route: Route | null, startedAt: number, error: unknown) => {
@@ -274,8 +277,10 @@ export function startEdge(router: Router, hooks: EdgeHooks, logger: Logger, port
     const limit = route?.bodyLimit ?? DEFAULT_BODY_LIMIT;
     const reader = METHODS_WITH_BODY.has(method) ? new BodyReader(limit) : null;
     ctx = new Context(method, path, req.getQuery() ?? '', headers, ip, requestId, reader);
+    if (tracing) startRequestSpan(ctx, method, route?.path ?? null, path, req.getHeader('traceparent'), req.getHeader('tracestate'));
     res.onAborted(() => {
       if (!ctx.aborted) inFlight--;
+      if (tracing && !ctx.aborted) endRequestSpan(ctx, 499); // the client left before the answer
       ctx.aborted = true;
       ctx.onAbort?.();
       reader?.fail(new Error('request aborted'));
@@ -339,7 +344,7 @@ export function startEdge(router: Router, hooks: EdgeHooks, logger: Logger, port
       } else answer(res, ctx, route, startedAt, result);
     };
     try {
-      const result = route.handler(ctx);
+      const result = tracing ? inRequestSpan(ctx, () => route.handler(ctx)) : route.handler(ctx);
       if (result instanceof Promise) {
         result.then(finish).catch((error: unknown) => writeError(res, ctx, route, startedAt, error));
       } else finish(result);

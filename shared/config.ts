@@ -7,6 +7,8 @@ export type Role = (typeof ROLES)[number];
 
 export interface Config {
   port: number;
+  /** Prometheus /metrics, apart from the API port (0: any free port, for tests). */
+  metricsPort: number;
   roles: Set<Role>;
   dataDir: string;
   databaseUrl: string | null;
@@ -43,6 +45,8 @@ export interface Config {
   trustProxy: number;
   /** Registrations accepted per client address and hour. */
   registerLimitPerHour: number;
+  /** OpenTelemetry traces over OTLP/HTTP; null (OTEL_EXPORTER_OTLP_ENDPOINT unset): no tracing at all. */
+  tracing: { endpoint: string; serviceName: string } | null;
 }
 
 export class ConfigError extends Error {
@@ -100,6 +104,8 @@ function roles(env: Env): Set<Role> {
 
 export function loadConfig(env: Env = process.env): Config {
   const port = integer(env, 'PORT', 3000, 0, 65535);
+  const metricsPort = integer(env, 'METRICS_PORT', 9464, 0, 65535);
+  if (metricsPort !== 0 && metricsPort === port) throw new ConfigError('METRICS_PORT', `must differ from PORT (${port})`);
   const databaseUrl = url(env, 'DATABASE_URL', ['postgres:', 'postgresql:']);
   const jwtSecret = optional(env, 'JWT_SECRET');
   if (jwtSecret !== null && Buffer.byteLength(jwtSecret) < 32) {
@@ -146,8 +152,12 @@ export function loadConfig(env: Env = process.env): Config {
   }
 
   const botsConfigPath = optional(env, 'BOTS_CONFIG');
+  // The exporter reads the other standard OTEL_EXPORTER_OTLP_* variables (headers, timeout, traces endpoint) itself.
+  const otlpEndpoint = url(env, 'OTEL_EXPORTER_OTLP_ENDPOINT', ['http:', 'https:']);
+  const serviceName = optional(env, 'OTEL_SERVICE_NAME') ?? 'schedule-backend';
   return {
     port,
+    metricsPort,
     roles: roles(env),
     dataDir: resolve(optional(env, 'DATA_DIR') ?? './data'),
     databaseUrl,
@@ -183,6 +193,7 @@ export function loadConfig(env: Env = process.env): Config {
     },
     trustProxy: integer(env, 'TRUST_PROXY', 0, 0, 10),
     registerLimitPerHour: integer(env, 'REGISTER_LIMIT_PER_HOUR', 20, 1, 1_000_000),
+    tracing: otlpEndpoint === null ? null : { endpoint: otlpEndpoint, serviceName },
   };
 }
 

@@ -1,9 +1,10 @@
 // Prometheus metrics (prom-client): requests and latency per route and status, requests in flight,
-// pool queues and utilisation, event-loop delay (default metrics), bus consumer lag, outbox backlog,
+// pool queues and utilisation, event-loop delay (default metrics), bus consumer lag and dead letters, outbox backlog and its age,
 // bot state and the quota warning. Gauges that need the database are read at scrape time.
 import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
 import type { PoolStats } from '../workers/pool.ts';
-import { outboxBacklog } from './bus/outbox.ts';
+import type { DeadLetterCount } from './bus/bus.ts';
+import { outboxBacklog, outboxOldestUnsentAge } from './bus/outbox.ts';
 import type { Db } from './db/database.ts';
 import type { Logger } from './logger.ts';
 
@@ -13,6 +14,8 @@ export interface MetricsSources {
   pools: Array<() => PoolStats>;
   /** Consumer groups whose lag is reported. */
   consumerLag?: () => Promise<Array<{ group: string; topic: string; lag: number }>>;
+  /** Messages this process sent to a dead-letter topic. */
+  deadLetters?: () => DeadLetterCount[];
   inFlight?: () => number;
 }
 
@@ -70,6 +73,20 @@ export function createMetrics(sources: MetricsSources): Metrics {
     name: 'outbox_backlog', help: 'Outbox entries not yet published to the bus', registers: [registry],
     async collect() {
       await safely('outbox_backlog', async () => this.set(await outboxBacklog(sources.db)));
+    },
+  });
+  new Gauge({
+    name: 'outbox_oldest_unsent_age_seconds', help: 'Age of the oldest outbox entry not yet published (0 when none waits)', registers: [registry],
+    async collect() {
+      await safely('outbox_oldest_unsent_age_seconds', async () => this.set(await outboxOldestUnsentAge(sources.db)));
+    },
+  });
+  new Counter({
+    name: 'bus_dead_letters_total', help: 'Messages this process sent to <topic>.dlq after their last attempt, per consumer group and source topic', labelNames: ['group', 'topic'] as const, registers: [registry],
+    collect() {
+      // The bus keeps the running totals; each scrape copies them (0 for every subscribed topic).
+      this.reset();
+      for (const row of sources.deadLetters?.() ?? []) this.inc({ group: row.group, topic: row.topic }, row.count);
     },
   });
   new Gauge({

@@ -25,8 +25,8 @@ import { loadBotDefinitions, startBotRunner, type BotRunner } from '../workers/b
 import { closeBrowser } from '../workers/bots/browser.ts';
 import { SCHEDULE_WRITER_GROUP } from '../workers/actors/schedule-writer.ts';
 import { SEARCH_INDEXER_GROUP } from '../workers/actors/search-indexer.ts';
-import { metricsRoute } from '../edge/routes/metrics.ts';
 import { createMetrics } from './metrics.ts';
+import { startMetricsServer, type MetricsServer } from './metrics-server.ts';
 import { createBus, type Bus, type Subscription } from './bus/bus.ts';
 import { startOutboxRelay, type OutboxRelay } from './bus/outbox.ts';
 import { Router } from '../edge/router.ts';
@@ -47,6 +47,7 @@ import { migrate } from './db/migrate.ts';
 import { upsertAdmin } from './db/repositories/admin-users.ts';
 import { createLogger, type Logger } from './logger.ts';
 import { Readiness } from './readiness.ts';
+import { startTracing } from './tracing.ts';
 import { createMailer } from './mail.ts';
 import type { Services } from './services.ts';
 import { ensureDefaultPictures } from './storage/default-pictures.ts';
@@ -56,6 +57,8 @@ import { Tokens } from './tokens.ts';
 export interface RunningService {
   /** The edge's port, or null when this process runs no edge. */
   port: number | null;
+  /** Where /metrics is served (METRICS_PORT), or null when this process runs no role. */
+  metricsPort: number | null;
   services: Services;
   /** The checks /readyz runs; parts started later (a Kafka consumer) add theirs here. */
   readiness: Readiness;
@@ -133,10 +136,16 @@ export async function startService(config: Config, options: ServiceOptions = {})
   const logger = options.logger ?? createLogger(config.logLevel);
   const clock = options.clock ?? systemClock;
   if (config.roles.size > 0) await ensurePortFree(config.port);
-  const { database, embedded, url: databaseUrl } = await openDatabase(config, logger);
+  // Before anything that makes spans; OTEL_EXPORTER_OTLP_ENDPOINT unset: tracing stays off.
+  const stopTracing = config.tracing ? await startTracing(config.tracing, logger) : null;
+  const { database, embedded, url: databaseUrl } = await openDatabase(config, logger).catch(async (error: unknown) => {
+    await stopTracing?.();
+    throw error;
+  });
   const stopDatabase = async () => {
     await database.close();
     await embedded?.stop();
+    await stopTracing?.(); // flushes the last spans
   };
   let passwords: ReturnType<typeof createPasswordHasher> | null = null;
   let images: ImagePool | null = null;
@@ -209,6 +218,7 @@ export async function startService(config: Config, options: ServiceOptions = {})
         for (const group of groups) for (const [topic, lag] of Object.entries(await bus!.lag(group))) rows.push({ group, topic, lag });
         return rows;
       },
+      deadLetters: () => bus!.deadLetters(),
       inFlight: () => edge?.inFlight() ?? 0,
     });
     if (config.roles.has('actors')) {
@@ -217,10 +227,9 @@ export async function startService(config: Config, options: ServiceOptions = {})
         metrics.countOrphans('part', result.parts.length);
       });
     }
-    // Every role listens on PORT: probes and /metrics everywhere, the API only in the edge role.
+    // Every role listens on PORT (probes everywhere, the API only in the edge role) and on METRICS_PORT (/metrics).
     const router = new Router();
     router.add(...healthRoutes(services, { ready: () => ready }, router));
-    router.add(metricsRoute(metrics));
     if (config.roles.has('edge')) {
       // Administrator routes also check that the token's administrator still exists.
       router.add(...requireExistingAdmin(services, [
@@ -238,12 +247,20 @@ export async function startService(config: Config, options: ServiceOptions = {})
       subscriptions.push(await startCacheInvalidation(services, bus));
     }
     let edge: Edge | null = null;
+    let metricsServer: MetricsServer | null = null;
     // No role at all (the demo seed): nothing to serve.
     if (config.roles.size > 0) {
       edge = await startEdge(router, { authenticateAdmin: adminAuthenticator(services), observe: metrics.observeRequest }, logger, config.port, { trustProxy: config.trustProxy }).catch(() => {
         throw portInUse(config.port); // the exclusive listen failed: another process took PORT meanwhile
       });
-      logger.info({ port: edge.port, roles: [...config.roles] }, 'listening');
+      try {
+        metricsServer = await startMetricsServer(metrics, config.metricsPort, logger);
+      } catch (error) {
+        edge.stopListening();
+        edge.closeConnections();
+        throw new Error(`METRICS_PORT: could not listen on port ${config.metricsPort}: ${(error as Error).message}`);
+      }
+      logger.info({ port: edge.port, metricsPort: metricsServer.port, roles: [...config.roles] }, 'listening');
     }
     ready = true;
 
@@ -260,6 +277,7 @@ export async function startService(config: Config, options: ServiceOptions = {})
           edge.closeConnections();
         }
         await sweeper?.stop();
+        await metricsServer?.close();
         await botRunner?.stop(); // before the bus closes: a pass in flight may still publish
         await closeBrowser();
         for (const subscription of subscriptions) await subscription.stop();
@@ -275,7 +293,7 @@ export async function startService(config: Config, options: ServiceOptions = {})
         await stopDatabase();
         logger.info('stopped');
       })());
-    return { port: edge?.port ?? null, services, readiness: services.readiness, stop };
+    return { port: edge?.port ?? null, metricsPort: metricsServer?.port ?? null, services, readiness: services.readiness, stop };
   } catch (error) {
     await sweeper?.stop().catch(() => undefined);
     await passwords?.close().catch(() => undefined);

@@ -33,8 +33,11 @@ const INTENTIONALLY_UNSET: Record<string, Record<string, string>> = {
     STORAGE_ACCESS_KEY: 'local storage in dev (STORAGE_URL unset)',
     STORAGE_SECRET_KEY: 'local storage in dev (STORAGE_URL unset)',
     MICROBLOG_MIRROR_URL: 'no mirror front end in dev: the microblog bot stays disabled',
+    OTEL_EXPORTER_OTLP_ENDPOINT: 'no OpenTelemetry collector in these manifests: tracing stays off until an operator sets it (k8s/README.md)',
   },
-  production: {},
+  production: {
+    OTEL_EXPORTER_OTLP_ENDPOINT: 'no OpenTelemetry collector in these manifests: tracing stays off until an operator sets it (k8s/README.md)',
+  },
 };
 
 /** Variables the code reads that the image supplies, never a manifest, with the reason. */

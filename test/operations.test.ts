@@ -6,6 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { ConfigError, loadConfig } from '../shared/config.ts';
 import { freePort } from '../shared/db/embedded-postgres.ts';
 import { createTestDatabase, type TestDatabase } from './helpers/database.ts';
 import { call, startTestService, type TestService } from './helpers/service.ts';
@@ -13,15 +14,17 @@ import { call, startTestService, type TestService } from './helpers/service.ts';
 interface Process {
   child: ChildProcess;
   url: string;
+  metricsUrl: string;
   output: string[];
   exited: Promise<number | null>;
 }
 
 async function startProcess(database: TestDatabase, env: Record<string, string>): Promise<Process> {
   const port = await freePort();
+  const metricsPort = await freePort();
   const dataDir = await mkdtemp(join(tmpdir(), 'schedule-process-'));
   const child = spawn(process.execPath, ['--import', 'tsx', 'shared/main.ts'], {
-    env: { ...process.env, PORT: String(port), DATABASE_URL: database.url, JWT_SECRET: randomBytes(32).toString('hex'), DATA_DIR: dataDir, LOG_LEVEL: 'info', ...env },
+    env: { ...process.env, PORT: String(port), METRICS_PORT: String(metricsPort), DATABASE_URL: database.url, JWT_SECRET: randomBytes(32).toString('hex'), DATA_DIR: dataDir, LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const output: string[] = [];
@@ -34,7 +37,7 @@ async function startProcess(database: TestDatabase, env: Record<string, string>)
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`process exited early: ${output.join('')}`);
     try {
-      if ((await fetch(`${url}/readyz`)).status === 200) return { child, url, output, exited };
+      if ((await fetch(`${url}/readyz`)).status === 200) return { child, url, metricsUrl: `http://127.0.0.1:${metricsPort}`, output, exited };
     } catch {
       // not listening yet
     }
@@ -72,12 +75,16 @@ test('shutdown: SIGTERM during a burst finishes every in-flight request, turns /
   }
 });
 
-test('roles: an actors-only process serves probes and metrics but not the API', async (t) => {
+test('roles: an actors-only process serves probes on PORT and metrics on METRICS_PORT, but not the API', async (t) => {
   const database = await createTestDatabase();
   try {
     const server = await startProcess(database, { ROLE: 'actors' });
     t.is((await fetch(`${server.url}/healthz`)).status, 200);
-    t.is((await fetch(`${server.url}/metrics`)).status, 200);
+    t.is((await fetch(`${server.url}/readyz`)).status, 200);
+    const scrape = await fetch(`${server.metricsUrl}/metrics`);
+    t.is(scrape.status, 200);
+    t.regex(await scrape.text(), /^# TYPE outbox_backlog gauge$/m);
+    t.is((await fetch(`${server.url}/metrics`)).status, 404, 'the probe port no longer serves metrics');
     t.is((await fetch(`${server.url}/api/members`)).status, 404);
     server.child.kill('SIGTERM');
     t.is(await server.exited, 0);
@@ -109,6 +116,27 @@ for (const [name, env, variable] of [
   });
 }
 
+// The same check in-process (no process spawn each: the ones above prove the one-line report).
+for (const [name, env, variable] of [
+  ['metrics on the API port', { PORT: '8080', METRICS_PORT: '8080' }, 'METRICS_PORT'],
+  ['a metrics port out of range', { METRICS_PORT: '70000' }, 'METRICS_PORT'],
+  ['an OTLP endpoint that is not HTTP', { OTEL_EXPORTER_OTLP_ENDPOINT: 'grpc://collector:4317' }, 'OTEL_EXPORTER_OTLP_ENDPOINT'],
+] as const) {
+  test(`configuration: ${name} is an error naming ${variable}`, (t) => {
+    const error = t.throws(() => loadConfig({ DATABASE_URL: 'postgres://127.0.0.1:1/x', JWT_SECRET: 'x'.repeat(40), ...env }), { instanceOf: ConfigError });
+    t.is(error?.variable, variable);
+  });
+}
+
+test('configuration: METRICS_PORT defaults to 9464; tracing is off unless OTEL_EXPORTER_OTLP_ENDPOINT is set', (t) => {
+  const plain = loadConfig({});
+  t.is(plain.metricsPort, 9464);
+  t.is(plain.tracing, null);
+  const traced = loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318/', OTEL_SERVICE_NAME: 'schedule-edge' });
+  t.deepEqual(traced.tracing, { endpoint: 'http://collector:4318', serviceName: 'schedule-edge' });
+  t.is(loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318' }).tracing?.serviceName, 'schedule-backend');
+});
+
 // ---- metrics (in-process) ------------------------------------------------------------------------
 
 let service: TestService;
@@ -119,7 +147,8 @@ test.after.always(async () => {
   await service?.stop();
 });
 
-const SAMPLE = /^[a-zA-Z_:][a-zA-Z0-9_:]*(\{[^}]*\})? (-?[0-9.e+-]+|NaN|\+Inf|-Inf)$/;
+// prom-client writes NaN as "Nan" (an event-loop gauge right after another scrape reset it); Prometheus parses either.
+const SAMPLE = /^[a-zA-Z_:][a-zA-Z0-9_:]*(\{[^}]*\})? (-?[0-9.e+-]+|NaN|Nan|\+Inf|-Inf)$/;
 
 function sample(text: string, name: string, labels: Record<string, string>): number {
   for (const line of text.split('\n')) {
@@ -129,8 +158,16 @@ function sample(text: string, name: string, labels: Record<string, string>): num
   return 0;
 }
 
+test('metrics: served on METRICS_PORT only; the API port answers 404 {error}', async (t) => {
+  t.is((await fetch(`${service.metricsUrl}/metrics`)).status, 200);
+  const onApi = await call(service.url, 'GET', '/metrics');
+  t.is(onApi.status, 404);
+  t.truthy(onApi.body.error);
+  t.is((await fetch(`${service.metricsUrl}/api/members`)).status, 404, 'the metrics port serves nothing else');
+});
+
 test('metrics: Prometheus text that moves when traffic moves', async (t) => {
-  const before = await (await fetch(`${service.url}/metrics`)).text();
+  const before = await (await fetch(`${service.metricsUrl}/metrics`)).text();
   for (const line of before.split('\n')) {
     if (line === '' || line.startsWith('# HELP ') || line.startsWith('# TYPE ')) continue;
     t.regex(line, SAMPLE);
@@ -141,7 +178,7 @@ test('metrics: Prometheus text that moves when traffic moves', async (t) => {
   const labels = { route: '/api/schedule-categories', method: 'get', status: '200' };
   const count = sample(before, 'http_requests_total', labels);
   for (let i = 0; i < 5; i++) await call(service.url, 'GET', '/api/schedule-categories');
-  const after = await (await fetch(`${service.url}/metrics`)).text();
+  const after = await (await fetch(`${service.metricsUrl}/metrics`)).text();
   t.is(sample(after, 'http_requests_total', labels), count + 5);
   t.true(sample(after, 'http_request_duration_seconds_count', labels) >= count + 5);
   t.true(after.includes('worker_pool_threads{pool="bcrypt"}'));

@@ -3,6 +3,7 @@ import { availableParallelism } from 'node:os';
 import { Piscina } from 'piscina';
 import { HttpError } from '../shared/errors.ts';
 import type { Logger } from '../shared/logger.ts';
+import { inSpan, SpanKind, tracing } from '../shared/tracing.ts';
 
 export interface PoolStats {
   name: string;
@@ -44,13 +45,16 @@ export function createWorkerPool<TTask, TResult>(
     workerData: options.workerData,
   });
   piscina.on('error', (error: unknown) => logger.error({ err: error, pool: name }, 'worker pool error'));
+  const run = (task: TTask, transferList?: ArrayBuffer[]) =>
+    (piscina.run(task, transferList ? { transferList: transferList as never } : undefined) as Promise<TResult>).catch((error: unknown) => {
+      // A full queue is load shedding, not a fault: the client may retry shortly.
+      if (error instanceof Error && /queue is at limit/i.test(error.message)) throw new HttpError(503, '요청이 많아 지금은 처리할 수 없습니다. 잠시 후 다시 시도해 주세요.', { 'Retry-After': '2' });
+      throw error;
+    });
+  const attributes = { 'pool.name': name };
   return {
-    run: (task, transferList) =>
-      (piscina.run(task, transferList ? { transferList: transferList as never } : undefined) as Promise<TResult>).catch((error: unknown) => {
-        // A full queue is load shedding, not a fault: the client may retry shortly.
-        if (error instanceof Error && /queue is at limit/i.test(error.message)) throw new HttpError(503, '요청이 많아 지금은 처리할 수 없습니다. 잠시 후 다시 시도해 주세요.', { 'Retry-After': '2' });
-        throw error;
-      }),
+    // A span per task (queue wait included) when tracing is on.
+    run: (task, transferList) => (tracing ? inSpan(`pool ${name}`, SpanKind.INTERNAL, attributes, () => run(task, transferList)) : run(task, transferList)),
     stats: () => ({ name, threads: piscina.threads.length, queued: piscina.queueSize, utilization: piscina.utilization }),
     close: () => piscina.close({ force: false }),
   };

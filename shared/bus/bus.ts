@@ -3,6 +3,7 @@
 // contract suite (test/bus-contract.ts).
 import type { Db } from '../db/database.ts';
 import type { Logger } from '../logger.ts';
+import { extractContext, failSpan, inSpan, messageAttributes, SpanKind, tracing, type TraceHeaders } from '../tracing.ts';
 
 export const TOPICS = {
   videoCollected: 'bot.video.collected',
@@ -21,6 +22,16 @@ export interface BusMessage<T = unknown> {
   /** 1 on the first delivery to this consumer, then 2, 3, ... while it is retried. */
   attempt: number;
   publishedAt: Date;
+  /** Trace context of the publisher (W3C `traceparent`), present when it was tracing. */
+  headers?: TraceHeaders;
+}
+
+/** A message to publish; `headers` carries a trace context (default: the active span's, when tracing). */
+export interface OutgoingMessage {
+  topic: string;
+  key: string;
+  value: unknown;
+  headers?: TraceHeaders | undefined;
 }
 
 export interface SubscribeOptions {
@@ -56,11 +67,13 @@ export type MessageHandler = (message: BusMessage) => Promise<void>;
 
 export interface Bus {
   publish(topic: string, key: string, value: unknown): Promise<void>;
-  publishMany(messages: { topic: string; key: string; value: unknown }[]): Promise<void>;
+  publishMany(messages: OutgoingMessage[]): Promise<void>;
   /** Consumer group semantics: each message is handled by one member of the group, at least once, in order per key; a failing message is retried with backoff, then goes to `<topic>.dlq` and the group moves on. */
   subscribe(group: string, topics: string[], handler: MessageHandler, options?: SubscribeOptions): Promise<Subscription>;
   /** Messages published and not yet handled by the group, per topic (for metrics). */
   lag(group: string): Promise<Record<string, number>>;
+  /** Messages this process sent to `<topic>.dlq`, per consumer group and source topic, since start (for metrics). */
+  deadLetters(): DeadLetterCount[];
   close(): Promise<void>;
 }
 
@@ -82,6 +95,32 @@ export async function createBus(options: BusOptions): Promise<Bus> {
 }
 
 // ---- shared by both implementations ------------------------------------------------------------
+
+export interface DeadLetterCount {
+  group: string;
+  topic: string;
+  count: number;
+}
+
+/** Dead-letter counters; every subscribed (group, topic) starts at 0, so a first dead letter is an increase. */
+export class DeadLetterCounts {
+  private readonly counts = new Map<string, DeadLetterCount>();
+
+  subscribed(group: string, topics: string[]): void {
+    for (const topic of topics) if (!this.counts.has(`${group}\u0000${topic}`)) this.counts.set(`${group}\u0000${topic}`, { group, topic, count: 0 });
+  }
+
+  add(group: string, topic: string): void {
+    const key = `${group}\u0000${topic}`;
+    const entry = this.counts.get(key);
+    if (entry) entry.count++;
+    else this.counts.set(key, { group, topic, count: 1 });
+  }
+
+  snapshot(): DeadLetterCount[] {
+    return [...this.counts.values()].map((entry) => ({ ...entry }));
+  }
+}
 
 export const SUBSCRIBE_DEFAULTS = { maxAttempts: 5, backoffMs: 200, concurrency: 4, startAt: 'earliest' } as const;
 
@@ -123,14 +162,35 @@ export const errorMessage = (error: unknown) => (error instanceof Error ? error.
  * backoff in between. Returns the last error when every attempt failed, `aborted` when the
  * subscription stopped during a backoff (the message is then left uncommitted for redelivery).
  */
-export async function handleWithRetries(
+export function handleWithRetries(
   handler: MessageHandler,
   message: Omit<BusMessage, 'attempt'>,
   settings: SubscribeSettings,
   signal: AbortSignal,
   logger: Logger,
   whileWaiting?: () => Promise<void>,
-): Promise<{ outcome: 'handled' } | { outcome: 'failed'; error: unknown } | { outcome: 'aborted' }> {
+  /** The consumer group (a span attribute when tracing). */
+  group?: string,
+): Promise<HandleOutcome> {
+  if (!tracing) return handleAttempts(handler, message, settings, signal, logger, whileWaiting);
+  // One consumer span per message (every attempt inside it), the child of the publisher's span.
+  return inSpan(`consume ${message.topic}`, SpanKind.CONSUMER, messageAttributes(message.topic, message.key, message.id, group), async (span) => {
+    const result = await handleAttempts(handler, message, settings, signal, logger, whileWaiting);
+    if (result.outcome === 'failed') failSpan(span, result.error);
+    return result;
+  }, extractContext(message.headers));
+}
+
+type HandleOutcome = { outcome: 'handled' } | { outcome: 'failed'; error: unknown } | { outcome: 'aborted' };
+
+async function handleAttempts(
+  handler: MessageHandler,
+  message: Omit<BusMessage, 'attempt'>,
+  settings: SubscribeSettings,
+  signal: AbortSignal,
+  logger: Logger,
+  whileWaiting?: () => Promise<void>,
+): Promise<HandleOutcome> {
   let lastError: unknown;
   for (let attempt = 1; attempt <= settings.maxAttempts; attempt++) {
     try {

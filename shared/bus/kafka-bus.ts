@@ -3,7 +3,9 @@
 // handler, retries with backoff inside the handler loop, then `<topic>.dlq`.
 import { Kafka, logLevel, type Admin, type Consumer, type IHeaders, type LogEntry, type Producer } from 'kafkajs';
 import type { Logger } from '../logger.ts';
+import { currentTraceHeaders, tracing, type TraceHeaders } from '../tracing.ts';
 import {
+  DeadLetterCounts,
   dlqTopic,
   errorMessage,
   handleWithRetries,
@@ -11,6 +13,7 @@ import {
   type Bus,
   type BusMessage,
   type MessageHandler,
+  type OutgoingMessage,
   type SubscribeOptions,
   type Subscription,
 } from './bus.ts';
@@ -44,6 +47,7 @@ export class KafkaBus implements Bus {
   private readonly knownTopics = new Set<string>();
   private readonly groupTopics = new Map<string, Set<string>>();
   private readonly subscriptions = new Set<() => Promise<void>>();
+  private readonly deadLetterCounts = new DeadLetterCounts();
   private closed = false;
 
   private constructor(
@@ -97,16 +101,19 @@ export class KafkaBus implements Bus {
     return this.publishMany([{ topic, key, value }]);
   }
 
-  async publishMany(messages: { topic: string; key: string; value: unknown }[]): Promise<void> {
+  async publishMany(messages: OutgoingMessage[]): Promise<void> {
     if (this.closed) throw new Error('bus is closed');
     if (messages.length === 0) return;
-    const byTopic = new Map<string, { key: string; value: string }[]>();
+    // The publisher's trace context rides in the record headers (a message without its own).
+    const trace = tracing ? currentTraceHeaders() : undefined;
+    const byTopic = new Map<string, { key: string; value: string; headers?: IHeaders }[]>();
     for (const message of messages) {
       if (typeof message.topic !== 'string' || message.topic === '') throw new TypeError('bus message needs a topic');
       if (typeof message.key !== 'string') throw new TypeError('bus message key must be a string');
       let list = byTopic.get(message.topic);
       if (!list) byTopic.set(message.topic, (list = []));
-      list.push({ key: message.key, value: JSON.stringify(message.value ?? null) });
+      const headers = message.headers ?? trace;
+      list.push({ key: message.key, value: JSON.stringify(message.value ?? null), ...(headers ? { headers } : {}) });
     }
     await this.ensureTopics([...byTopic.keys()]);
     // The default partitioner hashes the key (murmur2): one key, one partition, publishing order kept.
@@ -125,6 +132,7 @@ export class KafkaBus implements Bus {
     for (const topic of unique) known.add(topic);
 
     const logger = this.logger.child({ group });
+    this.deadLetterCounts.subscribed(group, unique);
     const consumer: Consumer = this.kafka.consumer({ groupId: group, allowAutoTopicCreation: false });
     const abort = new AbortController();
     let joined: () => void = () => {};
@@ -151,7 +159,9 @@ export class KafkaBus implements Bus {
           if (floor !== undefined && BigInt(message.offset) < floor) return; // before this group started (startAt 'latest')
           const id = `${topic}/${partition}/${message.offset}`;
           const raw = message.value?.toString('utf8') ?? 'null';
-          const base = { topic, key: message.key?.toString('utf8') ?? '', id, publishedAt: new Date(Number(message.timestamp)) };
+          const base: Omit<BusMessage, 'attempt' | 'value'> = { topic, key: message.key?.toString('utf8') ?? '', id, publishedAt: new Date(Number(message.timestamp)) };
+          const trace = traceHeaders(message.headers);
+          if (trace) base.headers = trace;
           let value: unknown = raw;
           let parseError: unknown = null;
           try {
@@ -162,7 +172,7 @@ export class KafkaBus implements Bus {
           // A heartbeat that fails during a backoff (rebalance) throws out of here: kafkajs rejoins and redelivers.
           const outcome = parseError
             ? ({ outcome: 'failed', error: parseError } as const)
-            : await handleWithRetries(handler, { ...base, value }, settings, abort.signal, logger, heartbeat);
+            : await handleWithRetries(handler, { ...base, value }, settings, abort.signal, logger, heartbeat, group);
           if (outcome.outcome === 'aborted') return; // not committed: redelivered after the restart
           if (outcome.outcome === 'failed') {
             logger.error({ err: outcome.error, topic, key: base.key, messageId: id, attempts: settings.maxAttempts }, 'message sent to the dead-letter topic after its last attempt');
@@ -200,7 +210,9 @@ export class KafkaBus implements Bus {
   }
 
   private async sendToDlq(message: BusMessage, rawValue: Buffer | null, group: string, attempts: number, error: unknown): Promise<void> {
+    this.deadLetterCounts.add(group, message.topic);
     const headers: IHeaders = {
+      ...message.headers, // the trace context, so the dead letter stays in its trace
       'x-source-topic': message.topic,
       'x-source-id': message.id,
       'x-group': group,
@@ -209,6 +221,10 @@ export class KafkaBus implements Bus {
       'x-failed-at': new Date().toISOString(),
     };
     await this.producer.send({ topic: dlqTopic(message.topic), messages: [{ key: message.key, value: rawValue, headers }] });
+  }
+
+  deadLetters() {
+    return this.deadLetterCounts.snapshot();
   }
 
   async lag(group: string): Promise<Record<string, number>> {
@@ -236,6 +252,15 @@ export class KafkaBus implements Bus {
     this.subscriptions.clear();
     await Promise.allSettled([this.producer.disconnect(), this.admin.disconnect()]);
   }
+}
+
+/** traceparent/tracestate of a record's headers, when it has them. */
+function traceHeaders(headers: IHeaders | undefined): TraceHeaders | undefined {
+  const text = (value: IHeaders[string]) => (value === undefined ? undefined : (Array.isArray(value) ? value[0] : value)?.toString());
+  const traceparent = headers ? text(headers.traceparent) : undefined;
+  if (!traceparent) return undefined;
+  const tracestate = text(headers!.tracestate);
+  return tracestate ? { traceparent, tracestate } : { traceparent };
 }
 
 async function withTimeout<T>(promise: Promise<T>, ms: number, message: string): Promise<T> {

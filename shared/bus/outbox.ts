@@ -13,7 +13,8 @@
 import type { Db, Queryable } from '../db/database.ts';
 import type { Logger } from '../logger.ts';
 import { startExclusiveLoop, type Session } from '../db/exclusive-loop.ts';
-import type { Bus } from './bus.ts';
+import type { Bus, OutgoingMessage } from './bus.ts';
+import { currentTraceHeaders, extractContext, messageAttributes, SpanKind, startSpan, traceContextOf, tracing, type TraceHeaders } from '../tracing.ts';
 
 /** Key of the relay's advisory lock (single-bigint form; the migrator uses 7_281_001). */
 const RELAY_LOCK = 7_281_006;
@@ -33,16 +34,24 @@ export async function appendOutbox(tx: Queryable, ...entries: OutboxEntry[]): Pr
     if (typeof entry.key !== 'string') throw new TypeError('outbox entry key must be a string');
   }
   if (entries.length === 0) return;
+  // The writer's trace context (an admin request, a consumed message) goes with the entries.
+  const trace = tracing ? currentTraceHeaders() : undefined;
   await tx.none(
-    `INSERT INTO outbox (topic, key, payload)
-     SELECT topic, key, payload::jsonb FROM unnest($1::text[], $2::text[], $3::text[]) WITH ORDINALITY AS e(topic, key, payload, n) ORDER BY n`,
-    [entries.map((e) => e.topic), entries.map((e) => e.key), entries.map((e) => JSON.stringify(e.payload ?? null))],
+    `INSERT INTO outbox (topic, key, payload, trace_context)
+     SELECT topic, key, payload::jsonb, $4::jsonb FROM unnest($1::text[], $2::text[], $3::text[]) WITH ORDINALITY AS e(topic, key, payload, n) ORDER BY n`,
+    [entries.map((e) => e.topic), entries.map((e) => e.key), entries.map((e) => JSON.stringify(e.payload ?? null)), trace ? JSON.stringify(trace) : null],
   );
 }
 
 /** Entries not yet published, whichever process relays them. */
 export async function outboxBacklog(db: Queryable): Promise<number> {
   return (await db.one<{ count: number }>('SELECT count(*)::bigint AS count FROM outbox WHERE sent_at IS NULL')).count;
+}
+
+/** Seconds since the oldest unpublished entry was written (0 when none waits): a stuck relay shows here first. */
+export async function outboxOldestUnsentAge(db: Queryable): Promise<number> {
+  const row = await db.oneOrNone<{ age: number }>('SELECT extract(epoch FROM now() - created_at)::float8 AS age FROM outbox WHERE sent_at IS NULL ORDER BY id LIMIT 1');
+  return Math.max(row?.age ?? 0, 0);
 }
 
 export interface OutboxRelayOptions {
@@ -67,6 +76,7 @@ interface OutboxRow {
   topic: string;
   key: string;
   payload: unknown;
+  trace_context: TraceHeaders | null;
 }
 
 export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
@@ -77,9 +87,10 @@ export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
 
   /** One batch: read unsent entries, publish, mark sent. True when a full batch suggests more waiting. */
   const relayBatch = async (current: Session): Promise<boolean> => {
-    const rows = await current.any<OutboxRow>('SELECT id, topic, key, payload FROM outbox WHERE sent_at IS NULL ORDER BY id LIMIT $1', [batchSize]);
+    const rows = await current.any<OutboxRow>('SELECT id, topic, key, payload, trace_context FROM outbox WHERE sent_at IS NULL ORDER BY id LIMIT $1', [batchSize]);
     if (rows.length > 0) {
-      await bus.publishMany(rows.map((row) => ({ topic: row.topic, key: row.key, value: row.payload })));
+      if (tracing) await publishTraced(rows);
+      else await bus.publishMany(rows.map((row) => ({ topic: row.topic, key: row.key, value: row.payload })));
       // Through the lock holder's session: if it is gone, this fails and the next relay publishes again.
       await current.none('UPDATE outbox SET sent_at = now() WHERE id = ANY($1::bigint[])', [rows.map((row) => row.id)]);
     }
@@ -89,6 +100,20 @@ export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
       await current.result("DELETE FROM outbox WHERE sent_at < now() - $1 * interval '1 millisecond'", [retentionMs]);
     }
     return false;
+  };
+
+  /** A producer span per entry, the child of the write that appended it; the message carries that span's context. */
+  const publishTraced = async (rows: OutboxRow[]) => {
+    const spans = rows.map((row) => startSpan(`outbox publish ${row.topic}`, SpanKind.PRODUCER, { ...messageAttributes(row.topic, row.key), 'outbox.id': row.id }, extractContext(row.trace_context)));
+    const messages: OutgoingMessage[] = rows.map((row, i) => ({ topic: row.topic, key: row.key, value: row.payload, headers: currentTraceHeaders(traceContextOf(spans[i]!)) }));
+    try {
+      await bus.publishMany(messages);
+    } catch (error) {
+      for (const span of spans) span.recordException(error as Error);
+      throw error;
+    } finally {
+      for (const span of spans) span.end();
+    }
   };
 
   const loop = startExclusiveLoop({

@@ -16,6 +16,7 @@
 // the handler) keeps transactions short and pool connections free while handlers run.
 import type { Db } from '../db/database.ts';
 import type { Logger } from '../logger.ts';
+import { currentTraceHeaders, inConsumerSpans, tracing, type TraceHeaders } from '../tracing.ts';
 import {
   dlqTopic,
   errorMessage,
@@ -24,9 +25,11 @@ import {
   type Bus,
   type BusMessage,
   type MessageHandler,
+  type OutgoingMessage,
   type SubscribeOptions,
   type SubscribeSettings,
   type Subscription,
+  DeadLetterCounts,
   Wakeup,
 } from './bus.ts';
 
@@ -50,11 +53,12 @@ export function partitionFor(key: string, partitions = PARTITIONS): number {
   return hash % partitions;
 }
 
-interface OutgoingMessage {
+/** A row to append: trace context and, for dead letters, where the message came from. */
+interface StoredMessage {
   topic: string;
   key: string;
   value: unknown;
-  headers?: Record<string, unknown>;
+  headers?: Record<string, unknown> | undefined;
 }
 
 interface MessageRow {
@@ -63,6 +67,7 @@ interface MessageRow {
   seq: number;
   value: unknown;
   published_at: Date;
+  headers: Record<string, unknown> | null;
 }
 
 export interface PostgresBusOptions {
@@ -81,6 +86,7 @@ export class PostgresBus implements Bus {
   private readonly pollMs: number;
   private readonly retentionMs: number;
   private readonly subscriptions = new Set<PostgresSubscription>();
+  private readonly deadLetterCounts = new DeadLetterCounts();
   private readonly pruneTimer: NodeJS.Timeout | null;
   private closed = false;
 
@@ -102,25 +108,28 @@ export class PostgresBus implements Bus {
     await this.append([{ topic, key, value }]);
   }
 
-  async publishMany(messages: { topic: string; key: string; value: unknown }[]): Promise<void> {
+  async publishMany(messages: OutgoingMessage[]): Promise<void> {
     if (this.closed) throw new Error('bus is closed');
     await this.append(messages);
   }
 
   /** Copies a message that exhausted its attempts to `<topic>.dlq`, same key and value (also while the bus closes). */
   sendToDlq(message: BusMessage, group: string, attempts: number, error: unknown): Promise<void> {
+    this.deadLetterCounts.add(group, message.topic);
     return this.append([
       {
         topic: dlqTopic(message.topic),
         key: message.key,
         value: message.value,
-        headers: { sourceTopic: message.topic, sourceId: message.id, group, attempts, error: errorMessage(error), failedAt: new Date().toISOString() },
+        headers: { ...message.headers, sourceTopic: message.topic, sourceId: message.id, group, attempts, error: errorMessage(error), failedAt: new Date().toISOString() },
       },
     ]);
   }
 
-  private async append(messages: OutgoingMessage[]): Promise<void> {
+  private async append(messages: StoredMessage[]): Promise<void> {
     if (messages.length === 0) return;
+    // The publisher's trace context rides in the headers column (a message without its own).
+    const trace = tracing ? currentTraceHeaders() : undefined;
     for (const message of messages) {
       if (typeof message.topic !== 'string' || message.topic === '') throw new TypeError('bus message needs a topic');
       if (typeof message.key !== 'string') throw new TypeError('bus message key must be a string');
@@ -155,7 +164,10 @@ export class PostgresBus implements Bus {
         messages.map((m) => m.key),
         messages.map((m) => partitionFor(m.key)),
         messages.map((m) => JSON.stringify(m.value ?? null)),
-        messages.map((m) => (m.headers ? JSON.stringify(m.headers) : null)),
+        messages.map((m) => {
+          const headers = m.headers ?? trace;
+          return headers ? JSON.stringify(headers) : null;
+        }),
       ],
     );
   }
@@ -170,6 +182,7 @@ export class PostgresBus implements Bus {
       ...(options?.batch ? { batch: options.batch } : {}),
     });
     this.subscriptions.add(subscription);
+    this.deadLetterCounts.subscribed(group, topics);
     try {
       await subscription.start();
     } catch (error) {
@@ -178,6 +191,10 @@ export class PostgresBus implements Bus {
       throw error;
     }
     return { stop: () => subscription.stop().finally(() => this.subscriptions.delete(subscription)) };
+  }
+
+  deadLetters() {
+    return this.deadLetterCounts.snapshot();
   }
 
   async lag(group: string): Promise<Record<string, number>> {
@@ -376,7 +393,7 @@ class PostgresSubscription {
       ]),
     );
     const rows = await this.db.any<MessageRow>(
-      `SELECT id, key, seq, value, published_at FROM bus_messages
+      `SELECT id, key, seq, value, published_at, headers FROM bus_messages
        WHERE topic = $1 AND partition = $2 AND seq > $3 ORDER BY seq LIMIT $4`,
       [unit.topic, unit.partition, committed, BATCH],
     );
@@ -390,9 +407,10 @@ class PostgresSubscription {
         ),
       );
     if (this.settings.batch && rows.length > 1 && !signal.aborted) {
-      const messages = rows.map((row) => ({ topic: unit.topic, key: row.key, value: row.value, id: String(row.id), publishedAt: row.published_at, attempt: 1 }));
+      const messages = rows.map((row) => ({ ...this.toMessage(unit.topic, row), attempt: 1 }));
+      const batch = this.settings.batch;
       try {
-        await this.settings.batch(messages);
+        await (tracing ? inConsumerSpans(this.group, messages, () => batch(messages)) : batch(messages));
         await commit(rows[rows.length - 1]!.seq);
         return;
       } catch (error) {
@@ -401,8 +419,8 @@ class PostgresSubscription {
     }
     for (const row of rows) {
       if (signal.aborted) return; // the rest is redelivered to whoever claims the partition next
-      const message = { topic: unit.topic, key: row.key, value: row.value, id: String(row.id), publishedAt: row.published_at };
-      const result = await handleWithRetries(this.handler, message, this.settings, signal, this.logger);
+      const message = this.toMessage(unit.topic, row);
+      const result = await handleWithRetries(this.handler, message, this.settings, signal, this.logger, undefined, this.group);
       if (result.outcome === 'aborted') return;
       if (result.outcome === 'failed') {
         this.logger.error(
@@ -413,6 +431,12 @@ class PostgresSubscription {
       }
       await commit(row.seq);
     }
+  }
+
+  private toMessage(topic: string, row: MessageRow): Omit<BusMessage, 'attempt'> {
+    const message: Omit<BusMessage, 'attempt'> = { topic, key: row.key, value: row.value, id: String(row.id), publishedAt: row.published_at };
+    if (typeof row.headers?.traceparent === 'string') message.headers = traceHeaders(row.headers);
+    return message;
   }
 
   stop(): Promise<void> {
@@ -428,6 +452,13 @@ class PostgresSubscription {
     })();
     return this.stopping;
   }
+}
+
+/** The W3C trace-context entries of a stored headers object. */
+function traceHeaders(headers: Record<string, unknown>): TraceHeaders {
+  const result: TraceHeaders = { traceparent: String(headers.traceparent) };
+  if (typeof headers.tracestate === 'string') result.tracestate = headers.tracestate;
+  return result;
 }
 
 function shuffle<T>(items: T[]): void {

@@ -12,6 +12,8 @@ import { createTestDatabase, type TestDatabase } from './database.ts';
 
 export interface TestService {
   url: string;
+  /** Base URL of the metrics listener (METRICS_PORT): `${metricsUrl}/metrics`. */
+  metricsUrl: string;
   config: Config;
   clock: ManualClock;
   running: RunningService;
@@ -39,6 +41,7 @@ export async function startTestService(env: Record<string, string> = {}, options
   const port = await freePort();
   const config = loadConfig({
     PORT: String(port),
+    METRICS_PORT: '0',
     DATABASE_URL: database.url,
     JWT_SECRET: randomBytes(32).toString('hex'),
     DATA_DIR: dataDir,
@@ -58,6 +61,7 @@ export async function startTestService(env: Record<string, string> = {}, options
   const running = await startService(config, { clock, ...(logger ? { logger } : {}) });
   return {
     url: `http://127.0.0.1:${running.port}`,
+    metricsUrl: `http://127.0.0.1:${running.metricsPort}`,
     config,
     clock,
     running,

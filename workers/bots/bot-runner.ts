@@ -18,6 +18,7 @@ import {
 } from '../../schemas/bots.ts';
 import { errorMessage, type Bus } from '../../shared/bus/bus.ts';
 import { startExclusiveLoop, type ExclusiveLoop } from '../../shared/db/exclusive-loop.ts';
+import { inSpan, SpanKind, tracing } from '../../shared/tracing.ts';
 import type { Clock } from '../../shared/clock.ts';
 import { ConfigError } from '../../shared/config.ts';
 import type { Db } from '../../shared/db/database.ts';
@@ -155,7 +156,17 @@ export async function recordQuotaExceeded(deps: Pick<BotDeps, 'db' | 'clock' | '
  * clears the error and records the check; the quota sets the warning and waits for the reset; any
  * other failure sets `error` with the message and a retry after the backoff. The error is rethrown.
  */
-export async function runBotPass(deps: BotDeps, bot: BotRecord, options: { full: boolean; signal?: AbortSignal }): Promise<PassResult> {
+export function runBotPass(deps: BotDeps, bot: BotRecord, options: { full: boolean; signal?: AbortSignal }): Promise<PassResult> {
+  if (!tracing) return runPass(deps, bot, options);
+  // The pass's span is the root of the trace its collected items follow (bus → schedule writer → indexer).
+  return inSpan(`bot pass ${bot.id}`, SpanKind.INTERNAL, { 'bot.id': bot.id, 'bot.type': bot.type, 'bot.full': options.full }, async (span) => {
+    const result = await runPass(deps, bot, options);
+    span.setAttributes({ 'bot.added': result.added, 'bot.total': result.total });
+    return result;
+  });
+}
+
+async function runPass(deps: BotDeps, bot: BotRecord, options: { full: boolean; signal?: AbortSignal }): Promise<PassResult> {
   const passOptions = options.signal ? { full: options.full, signal: options.signal } : { full: options.full };
   try {
     let result: PassResult;
