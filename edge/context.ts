@@ -2,9 +2,10 @@
 // object dies when the callback returns), and what it returns.
 import { PassThrough, type Readable } from 'node:stream';
 import { badRequest, payloadTooLarge } from '../shared/errors.ts';
+import type { Variants } from '../shared/compression.ts';
 
 /** Request headers the edge reads; uWS only allows reading them inside the callback. */
-export const CAPTURED_HEADERS = ['authorization', 'x-forwarded-for', 'x-real-ip', 'if-none-match', 'x-request-id'] as const;
+export const CAPTURED_HEADERS = ['authorization', 'x-forwarded-for', 'x-real-ip', 'if-none-match', 'x-request-id', 'accept-encoding'] as const;
 /** Read too when the method carries a body. */
 export const BODY_HEADERS = ['content-type', 'content-length'] as const;
 export type HeaderName = (typeof CAPTURED_HEADERS)[number] | (typeof BODY_HEADERS)[number];
@@ -17,6 +18,8 @@ export interface Reply {
   contentType?: string;
   /** Precomputed strong ETag for `raw` (the monthly cache keeps one per entry). */
   etag?: string;
+  /** Compressed variants of `raw`, made when a cache entry was filled (compression.ts). */
+  variants?: Variants;
   headers?: Record<string, string>;
 }
 
