@@ -3,9 +3,10 @@
 import { PassThrough, type Readable } from 'node:stream';
 import { badRequest, payloadTooLarge } from '../shared/errors.ts';
 import type { OpenedFile } from '../shared/storage/storage.ts';
+import type { Variants } from '../shared/compression.ts';
 
 /** Request headers the edge reads; uWS only allows reading them inside the callback. */
-export const CAPTURED_HEADERS = ['authorization', 'x-forwarded-for', 'x-real-ip', 'if-none-match', 'x-request-id', 'range'] as const;
+export const CAPTURED_HEADERS = ['authorization', 'x-forwarded-for', 'x-real-ip', 'if-none-match', 'x-request-id', 'range', 'accept-encoding'] as const;
 /** Read too when the method carries a body. */
 export const BODY_HEADERS = ['content-type', 'content-length'] as const;
 export type HeaderName = (typeof CAPTURED_HEADERS)[number] | (typeof BODY_HEADERS)[number];
@@ -20,6 +21,8 @@ export interface Reply {
   contentType?: string;
   /** Precomputed strong ETag for `raw` (the monthly cache keeps one per entry). */
   etag?: string;
+  /** Compressed variants of `raw`, made when a cache entry was filled (compression.ts). */
+  variants?: Variants;
   headers?: Record<string, string>;
 }
 

@@ -7,6 +7,7 @@ import { databaseUnavailable } from '../shared/db/database.ts';
 import { HttpError, serviceUnavailable } from '../shared/errors.ts';
 import type { Logger } from '../shared/logger.ts';
 import { tracing } from '../shared/tracing.ts';
+import { COMPRESS_MIN_BYTES, preferredEncoding, VariantCache, type Variants } from '../shared/compression.ts';
 import { BodyReader, BODY_HEADERS, CAPTURED_HEADERS, Context, type HeaderName, type Reply } from './context.ts';
 import { pipeToResponse, planFile, pumpToResponse } from './file-response.ts';
 import { endRequestSpan, inRequestSpan, startRequestSpan } from './request-tracing.ts';
@@ -212,6 +213,9 @@ export function startEdge(router: Router, hooks: EdgeHooks, logger: Logger, port
     });
   };
 
+  // Compressed variants of cacheable JSON, made once per content (compression.ts).
+  const variantCache = new VariantCache();
+
   const answer = (res: uWS.HttpResponse, ctx: Context, route: Route, startedAt: number, result: Reply) => {
     if (result.file) {
       sendFile(res, ctx, route, startedAt, result.file, result.headers ?? {});
@@ -227,16 +231,48 @@ export function startEdge(router: Router, hooks: EdgeHooks, logger: Logger, port
       body = JSON.stringify(result.json);
       headers['Content-Type'] = JSON_TYPE;
     } else body = null;
-    if (route.cacheControl && status === 200 && body !== null) {
-      const etag = result.etag ?? strongEtag(body);
-      headers.ETag = etag;
-      headers['Cache-Control'] = route.cacheControl;
-      if (etagMatches(ctx.header('if-none-match'), etag)) {
-        write(res, ctx, route, startedAt, 304, headers, null);
-        return;
-      }
+    if (!route.cacheControl || status !== 200 || body === null) {
+      write(res, ctx, route, startedAt, status, headers, body);
+      return;
     }
-    write(res, ctx, route, startedAt, status, headers, body);
+    const etag = result.etag ?? strongEtag(body);
+    headers['Cache-Control'] = route.cacheControl;
+    const size = typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength;
+    if (size < COMPRESS_MIN_BYTES || headers['Content-Type'] !== JSON_TYPE) {
+      answerCacheable(res, ctx, route, startedAt, headers, body, etag);
+      return;
+    }
+    headers.Vary = 'Accept-Encoding';
+    const encoding = preferredEncoding(ctx.header('accept-encoding'));
+    if (encoding === null) {
+      answerCacheable(res, ctx, route, startedAt, headers, body, etag);
+      return;
+    }
+    const plain = body;
+    const withVariants = (variants: Variants) => {
+      const variant = variants[encoding];
+      if (!variant) return answerCacheable(res, ctx, route, startedAt, headers, plain, etag);
+      headers['Content-Encoding'] = encoding;
+      answerCacheable(res, ctx, route, startedAt, headers, variant.body, variant.etag);
+    };
+    const variants = result.variants ?? variantCache.get(typeof body === 'string' ? Buffer.from(body) : body, etag);
+    if (variants instanceof Promise) {
+      variants.then(withVariants, (error: unknown) => {
+        logger.warn({ err: error, requestId: ctx.requestId }, 'compression failed: answering uncompressed');
+        withVariants({});
+      });
+    } else withVariants(variants);
+  };
+
+  /** A cacheable 200: strong ETag, and 304 when the client holds this representation. */
+  const answerCacheable = (res: uWS.HttpResponse, ctx: Context, route: Route, startedAt: number, headers: Record<string, string>, body: string | Uint8Array, etag: string) => {
+    headers.ETag = etag;
+    if (etagMatches(ctx.header('if-none-match'), etag)) {
+      delete headers['Content-Encoding'];
+      write(res, ctx, route, startedAt, 304, headers, null);
+      return;
+    }
+    write(res, ctx, route, startedAt, 200, headers, body);
   };
 
   app.any('/*', (res, req) => {

@@ -8,6 +8,7 @@ import { birthdaysInMonth } from '../../shared/db/repositories/members.ts';
 import { deleteSchedule, scheduleDetail, schedulesBetween, schedulesByIds, type Category, type ScheduleItem } from '../../shared/db/repositories/schedules.ts';
 import { badRequest, notFound } from '../../shared/errors.ts';
 import { afterScheduleCommit, recordScheduleChange } from '../../shared/schedule-changes.ts';
+import { compressVariants } from '../../shared/compression.ts';
 import { rebuildSearchIndex } from '../../shared/search/sync.ts';
 import type { Services } from '../../shared/services.ts';
 import { reply, type Context, type Reply } from '../context.ts';
@@ -67,16 +68,17 @@ export function scheduleRoutes(s: Services): Route[] {
 
   function monthly(year: number, month: number): Reply | Promise<Reply> {
     const cached = s.monthlyCache.get(year, month);
-    if (cached) return { raw: cached.body, etag: cached.etag, contentType: JSON_TYPE };
+    if (cached) return { raw: cached.body, etag: cached.etag, variants: cached.variants, contentType: JSON_TYPE };
     return fillMonth(year, month);
   }
 
   async function fillMonth(year: number, month: number): Promise<Reply> {
     const version = s.monthlyCache.version(year, month);
     const body = Buffer.from(await buildMonth(year, month));
-    const entry = { body, etag: strongEtag(body) };
+    const etag = strongEtag(body);
+    const entry = { body, etag, variants: await compressVariants(body, etag) };
     s.monthlyCache.set(year, month, entry, version);
-    return { raw: entry.body, etag: entry.etag, contentType: JSON_TYPE };
+    return { raw: entry.body, etag: entry.etag, variants: entry.variants, contentType: JSON_TYPE };
   }
 
   async function search(ctx: Context, text: string): Promise<Reply> {

@@ -1,10 +1,14 @@
 // The monthly listing cache: the serialised response of each month, filled on first read and
 // dropped by every schedule write touching that month. A fill that raced an invalidation is not
 // stored (the version check), so a read after a write never sees the stale month.
+import type { Variants } from '../compression.ts';
+
 export interface CachedMonth {
   /** UTF-8 bytes, written to the socket as they are. */
   body: Uint8Array | string;
   etag: string;
+  /** br and gzip of `body`, made once when the entry is filled. */
+  variants?: Variants;
 }
 
 export interface MonthlyCache {
