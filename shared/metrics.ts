@@ -2,6 +2,7 @@
 // pool queues and utilisation, event-loop delay (default metrics), bus consumer lag, outbox backlog,
 // bot state and the quota warning. Gauges that need the database are read at scrape time.
 import { collectDefaultMetrics, Gauge, Registry } from 'prom-client';
+import type { BusHealth } from './bus/bus.ts';
 import type { PoolStats } from '../workers/pool.ts';
 import { outboxBacklog } from './bus/outbox.ts';
 import type { Db } from './db/database.ts';
@@ -14,6 +15,10 @@ export interface MetricsSources {
   /** Consumer groups whose lag is reported. */
   consumerLag?: () => Promise<Array<{ group: string; topic: string; lag: number }>>;
   inFlight?: () => number;
+  /** Each bus consumer, the producer and the outbox relay of this process. */
+  busHealth?: () => BusHealth;
+  /** The bus's failure counters since start (publish timeouts, consumer crashes ...). */
+  busCounters?: () => Record<string, number>;
 }
 
 export interface Metrics {
@@ -64,6 +69,24 @@ export function createMetrics(sources: MetricsSources): Metrics {
       });
     },
   });
+  new Gauge({
+    name: 'bus_healthy', help: '1 while a bus component (consumer group, producer, outbox relay) works, 0 when not', labelNames: ['component'] as const, registers: [registry],
+    collect() {
+      if (!sources.busHealth) return;
+      this.reset();
+      for (const component of sources.busHealth().components) this.set({ component: component.name }, component.ok ? 1 : 0);
+    },
+  });
+  if (sources.busCounters) {
+    const counters = sources.busCounters;
+    const name = 'bus_events_total';
+    const help = 'Bus failures and repairs since start, by kind (publish_timeouts, publish_failures, consumer_crashes, topics_created, topic_cache_resets)';
+    registry.registerMetric({
+      name, help, type: 'counter', aggregator: 'sum',
+      get: async () => ({ name, help, type: 'counter', aggregator: 'sum', values: Object.entries(counters()).map(([kind, value]) => ({ labels: { kind }, value })) }),
+      reset: () => undefined,
+    } as never);
+  }
   new Gauge({
     name: 'outbox_backlog', help: 'Outbox entries not yet published to the bus', registers: [registry],
     async collect() {
