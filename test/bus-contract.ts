@@ -99,8 +99,10 @@ export function registerBusContract(name: string, setup: () => Promise<BusBacken
       await delay(15);
       list.push(message);
     };
-    await subscribeFor(t, busA, group, [topic], member(handledBy.a), { concurrency: 2 });
-    await subscribeFor(t, busB, group, [topic], member(handledBy.b), { concurrency: 2 });
+    const a = await subscribeFor(t, busA, group, [topic], member(handledBy.a), { concurrency: 2 });
+    const b = await subscribeFor(t, busB, group, [topic], member(handledBy.b), { concurrency: 2 });
+    // Both members take part before anything is published (a Kafka join happens after subscribe returns).
+    await Promise.all([a.joined(), b.joined()]);
     const messages = Array.from({ length: 60 }, (_, i) => ({ topic, key: `schedule-${i % 30}`, value: { i } }));
     await busA.publishMany(messages);
     const total = () => handledBy.a.length + handledBy.b.length;

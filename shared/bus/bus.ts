@@ -48,6 +48,12 @@ export interface SubscribeOptions {
 export interface Subscription {
   /** Stops taking messages, waits for the handlers in flight, releases the partitions. */
   stop(): Promise<void>;
+  /**
+   * Resolves once this member has joined its group (Kafka: the first group join, which subscribe
+   * does not wait for; PostgreSQL: at once). For callers that must know the member takes part
+   * before they publish, such as a test of how a group splits its work.
+   */
+  joined(): Promise<void>;
 }
 
 export type MessageHandler = (message: BusMessage) => Promise<void>;

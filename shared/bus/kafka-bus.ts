@@ -123,9 +123,13 @@ export class KafkaBus implements Bus {
     topic_cache_resets: 0,
   };
 
+  /** Replaced after an unknown-topic error: kafkajs keeps asking for the metadata of every topic it once saw. */
+  private adminStale = false;
+  private adminReplacing: Promise<Admin> | null = null;
+
   private constructor(
     private readonly kafka: Kafka,
-    private readonly admin: Admin,
+    private admin: Admin,
     private readonly producer: Producer,
     private readonly logger: Logger,
     private readonly options: KafkaBusOptions,
@@ -163,6 +167,23 @@ export class KafkaBus implements Bus {
     return new KafkaBus(kafka, admin, producer, logger, options);
   }
 
+  /** The admin client, a fresh one after a topic vanished (the old one's metadata requests keep failing). */
+  private async adminClient(): Promise<Admin> {
+    if (!this.adminStale) return this.admin;
+    this.adminReplacing ??= (async () => {
+      const fresh = this.kafka.admin();
+      await fresh.connect();
+      const old = this.admin;
+      this.admin = fresh;
+      this.adminStale = false;
+      await old.disconnect().catch(() => undefined);
+      return fresh;
+    })().finally(() => {
+      this.adminReplacing = null;
+    });
+    return this.adminReplacing;
+  }
+
   /**
    * Creates the topics that do not exist yet (never relies on broker auto-creation), with the
    * partitions and retention of shared/bus/topics.ts (what k8s/base/kafka.yaml declares).
@@ -170,11 +191,12 @@ export class KafkaBus implements Bus {
   async ensureTopics(topics: string[]): Promise<void> {
     const missing = [...new Set(topics)].filter((topic) => !this.knownTopics.has(topic));
     if (missing.length === 0) return;
-    const existing = new Set(await this.admin.listTopics());
+    const admin = await this.adminClient();
+    const existing = new Set(await admin.listTopics());
     const create = missing.filter((topic) => !existing.has(topic));
     if (create.length > 0) {
       // Returns false, not an error, when another process created them first.
-      await this.admin.createTopics({
+      await admin.createTopics({
         waitForLeaders: true,
         topics: create.map((topic) => {
           const spec = topicSpec(topic);
@@ -198,6 +220,7 @@ export class KafkaBus implements Bus {
   /** After an unknown-topic error: forget what exists, so the next call re-creates what vanished. */
   private forgetTopics(error: unknown, context: string): void {
     this.knownTopics.clear();
+    this.adminStale = true;
     this.counts.topic_cache_resets++;
     this.logger.warn({ err: error, context }, 'a topic is missing: the topic cache is cleared and missing topics are created again');
   }
@@ -307,13 +330,24 @@ export class KafkaBus implements Bus {
     for (const topic of unique) known.add(topic);
 
     const logger = this.logger.child({ group });
-    const consumer: Consumer = this.kafka.consumer({ groupId: group, allowAutoTopicCreation: false, maxWaitTimeInMs: 1_000 });
     const abort = new AbortController();
+    const consumer: Consumer = this.kafka.consumer({
+      groupId: group,
+      allowAutoTopicCreation: false,
+      maxWaitTimeInMs: 1_000,
+      // kafkajs restarts a crashed consumer; never one that was stopped while it was still joining.
+      retry: { restartOnFailure: async () => !abort.signal.aborted },
+    });
     const state: ConsumerState = { group, topics: unique, aliveAt: Date.now(), crashedAt: null, lastError: null };
     const alive = () => {
       state.aliveAt = Date.now();
     };
-    consumer.on(consumer.events.GROUP_JOIN, alive);
+    let markJoined: () => void = () => undefined;
+    const joined = new Promise<void>((resolve) => (markJoined = resolve));
+    consumer.on(consumer.events.GROUP_JOIN, () => {
+      alive();
+      markJoined();
+    });
     consumer.on(consumer.events.HEARTBEAT, alive);
     consumer.on(consumer.events.FETCH, alive);
     consumer.on(consumer.events.CRASH, (event) => {
@@ -333,7 +367,7 @@ export class KafkaBus implements Bus {
       await consumer.disconnect();
       this.consumers.delete(state);
       if (options?.ephemeral) {
-        await this.admin.deleteGroups([group]).catch((error: unknown) => logger.warn({ err: error }, 'cannot delete the fan-out consumer group'));
+        await (await this.adminClient()).deleteGroups([group]).catch((error: unknown) => logger.warn({ err: error }, 'cannot delete the fan-out consumer group'));
       }
     };
     try {
@@ -343,8 +377,10 @@ export class KafkaBus implements Bus {
       // auto.offset.reset=latest is read only after the join, and would drop messages sent meanwhile.
       const floors = settings.startAt === 'latest' ? await this.uncommittedEnds(group, unique) : new Map<string, bigint>();
       await consumer.subscribe({ topics: unique, fromBeginning: true });
-      // Not awaited past the start: the group join happens in the background (readiness reports it).
-      await consumer.run({
+      // Not awaited: kafkajs's run() resolves only after the group join, which after a kill -9 waits
+      // for the dead member's session to time out. The join happens in the background; readiness
+      // reports a consumer that has not joined (or heartbeated) within staleAfterMs.
+      const running = consumer.run({
         autoCommit: false,
         eachBatchAutoResolve: false,
         partitionsConsumedConcurrently: settings.concurrency,
@@ -400,6 +436,11 @@ export class KafkaBus implements Bus {
           }
         },
       });
+      running.catch((error: unknown) => {
+        state.crashedAt = Date.now();
+        state.lastError = errorMessage(error);
+        logger.error({ err: error }, 'kafka consumer failed to start');
+      });
     } catch (error) {
       await stop().catch(() => undefined);
       throw error;
@@ -412,15 +453,17 @@ export class KafkaBus implements Bus {
         (stopping ??= stop().finally(() => {
           this.subscriptions.delete(stop);
         })),
+      joined: () => joined,
     };
   }
 
   /** For partitions where the group has no committed offset: the end offset now. */
   private async uncommittedEnds(group: string, topics: string[]): Promise<Map<string, bigint>> {
     const ends = new Map<string, bigint>();
-    for (const { topic, partitions } of await this.admin.fetchOffsets({ groupId: group, topics })) {
+    const admin = await this.adminClient();
+    for (const { topic, partitions } of await admin.fetchOffsets({ groupId: group, topics })) {
       const committed = new Map(partitions.map((p) => [p.partition, Number(p.offset)]));
-      for (const mark of await this.admin.fetchTopicOffsets(topic)) {
+      for (const mark of await admin.fetchTopicOffsets(topic)) {
         if ((committed.get(mark.partition) ?? -1) < 0) ends.set(`${topic}/${mark.partition}`, BigInt(mark.high));
       }
     }
@@ -442,10 +485,11 @@ export class KafkaBus implements Bus {
 
   async lag(group: string): Promise<Record<string, number>> {
     const topics = [...(this.groupTopics.get(group) ?? [])];
-    const committed = await this.admin.fetchOffsets(topics.length > 0 ? { groupId: group, topics } : { groupId: group });
+    const admin = await this.adminClient();
+    const committed = await admin.fetchOffsets(topics.length > 0 ? { groupId: group, topics } : { groupId: group });
     const lag: Record<string, number> = {};
     for (const { topic, partitions } of committed) {
-      const watermarks = await this.admin.fetchTopicOffsets(topic);
+      const watermarks = await admin.fetchTopicOffsets(topic);
       let total = 0;
       for (const mark of watermarks) {
         const offset = Number(partitions.find((p) => p.partition === mark.partition)?.offset ?? -1);

@@ -180,7 +180,7 @@ export class PostgresBus implements Bus {
       await subscription.stop().catch(() => undefined);
       throw error;
     }
-    return { stop: () => subscription.stop().finally(() => this.subscriptions.delete(subscription)) };
+    return { stop: () => subscription.stop().finally(() => this.subscriptions.delete(subscription)), joined: () => Promise.resolve() };
   }
 
   async lag(group: string): Promise<Record<string, number>> {
