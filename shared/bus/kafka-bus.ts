@@ -233,8 +233,8 @@ export class KafkaBus implements Bus {
     if (this.closed) return Promise.reject(new Error('bus is closed'));
     if (messages.length === 0) return Promise.resolve();
     for (const message of messages) {
-      if (typeof message.topic !== 'string' || message.topic === '') throw new TypeError('bus message needs a topic');
-      if (typeof message.key !== 'string') throw new TypeError('bus message key must be a string');
+      if (typeof message.topic !== 'string' || message.topic === '') return Promise.reject(new TypeError('bus message needs a topic'));
+      if (typeof message.key !== 'string') return Promise.reject(new TypeError('bus message key must be a string'));
     }
     return this.enqueue(messages.map((m) => ({ topic: m.topic, key: m.key, value: JSON.stringify(m.value ?? null) })));
   }
@@ -507,11 +507,14 @@ export class KafkaBus implements Bus {
     const staleAfter = this.options.staleAfterMs ?? DEFAULT_STALE_AFTER_MS;
     const components: ComponentHealth[] = [];
     const waiting = this.queue.length > 0 ? now - Math.min(...this.queue.map((q) => q.deadline - (this.options.publishTimeoutMs ?? DEFAULT_PUBLISH_TIMEOUT_MS))) : 0;
-    const producerOk = this.producerError === null && waiting < (this.options.publishTimeoutMs ?? DEFAULT_PUBLISH_TIMEOUT_MS);
+    // A failure counts for a while (callers such as the relay retry, renewing it while the broker is
+    // down), so that a process whose last publish failed is not unready forever once nobody publishes.
+    const recentFailure = this.producerError !== null && now - this.producerError.at < 2 * (this.options.publishTimeoutMs ?? DEFAULT_PUBLISH_TIMEOUT_MS);
+    const producerOk = !recentFailure && waiting < (this.options.publishTimeoutMs ?? DEFAULT_PUBLISH_TIMEOUT_MS);
     components.push({
       name: 'producer',
       ok: producerOk,
-      detail: producerOk ? null : this.producerError ? `last publish failed: ${this.producerError.message}` : `a publish has waited ${waiting} ms`,
+      detail: producerOk ? null : recentFailure ? `last publish failed: ${this.producerError!.message}` : `a publish has waited ${waiting} ms`,
     });
     for (const c of this.consumers) {
       const crashed = c.crashedAt !== null && c.crashedAt >= c.aliveAt;
