@@ -95,12 +95,21 @@ export const Bot = Type.Object({
   errorMessage: Nullable(Type.String()),
   nextRunAt: Nullable(Instant),
   config: Type.Union([VideoBotConfig, MicroblogBotConfig]),
+  progress: Type.Union([
+    Type.Object({
+      phase: Type.Union([Type.Literal('listing'), Type.Literal('collecting')], { description: "listing: reading the source's pages; collecting: handing new items to the schedule writer" }),
+      pages: Type.Integer({ description: 'pages of the source read so far' }),
+      seen: Type.Integer({ description: "items seen so far that pass the bot's filter" }),
+      added: Type.Integer({ description: 'items never collected before, handed to the schedule writer so far' }),
+    }),
+    Type.Null(),
+  ], { description: 'the pass running now (a regular run or sync-all, in any process); null when none runs' }),
 });
 
 export const BotStatusResponse = Type.Object({ success: Type.Literal(true), status: Type.Union(BOT_STATUSES.map((status) => Type.Literal(status))) });
 export const SyncAllResponse = Type.Object({
   success: Type.Literal(true),
-  added: Type.Integer({ description: 'items new to the calendar, handed to the schedule writer' }),
+  added: Type.Integer({ description: 'items never collected before (each item is recorded once), handed to the schedule writer; 0 on an immediate second call' }),
   total: Type.Integer({ description: "items of the source that pass the bot's filter" }),
 });
 

@@ -31,6 +31,8 @@ export interface Config {
   /** chromiumPath null: a Chromium on PATH, else the one shipped in the @sparticuz/chromium package. */
   microblog: { mirrorUrl: string | null; chromiumPath: string | null };
   botsConfigPath: string | null;
+  /** GROUP_NAMES: the group's own names; one of them in a title or post links every current member. */
+  groupNames: string[];
   logLevel: string;
   /** Delay between /readyz turning 503 and the listen socket closing (endpoint removal races SIGTERM). */
   shutdownDelayMs: number;
@@ -100,6 +102,18 @@ function roles(env: Env): Set<Role> {
   }
   if (result.size === 0) throw new ConfigError('ROLE', 'no role given');
   return result;
+}
+
+/** The group this site is about (the demo data's group); GROUP_NAMES replaces it. */
+export const DEFAULT_GROUP_NAMES = ['루미네', 'LUMINE'];
+
+function groupNames(env: Env): string[] {
+  const raw = optional(env, 'GROUP_NAMES');
+  if (raw === null) return [...DEFAULT_GROUP_NAMES];
+  const names = [...new Set(raw.split(',').map((name) => name.trim()).filter(Boolean))];
+  if (names.length === 0) throw new ConfigError('GROUP_NAMES', 'expected comma-separated names');
+  if (names.some((name) => name.length > 100)) throw new ConfigError('GROUP_NAMES', 'a name is longer than 100 characters');
+  return names;
 }
 
 export function loadConfig(env: Env = process.env): Config {
@@ -184,6 +198,7 @@ export function loadConfig(env: Env = process.env): Config {
       chromiumPath: optional(env, 'CHROMIUM_PATH'),
     },
     botsConfigPath: botsConfigPath === null ? null : resolve(botsConfigPath),
+    groupNames: groupNames(env),
     logLevel,
     shutdownDelayMs: integer(env, 'SHUTDOWN_DELAY_MS', 0, 0, 120_000),
     shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 20_000, 100, 600_000),

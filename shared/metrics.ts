@@ -2,6 +2,7 @@
 // pool queues and utilisation, event-loop delay (default metrics), bus consumer lag and dead letters, outbox backlog and its age,
 // bot state and the quota warning. Gauges that need the database are read at scrape time.
 import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
+import type { BusHealth } from './bus/bus.ts';
 import type { PoolStats } from '../workers/pool.ts';
 import type { DeadLetterCount } from './bus/bus.ts';
 import { outboxBacklog, outboxOldestUnsentAge } from './bus/outbox.ts';
@@ -17,6 +18,10 @@ export interface MetricsSources {
   /** Messages this process sent to a dead-letter topic. */
   deadLetters?: () => DeadLetterCount[];
   inFlight?: () => number;
+  /** Each bus consumer, the producer and the outbox relay of this process. */
+  busHealth?: () => BusHealth;
+  /** The bus's failure counters since start (publish timeouts, consumer crashes ...). */
+  busCounters?: () => Record<string, number>;
 }
 
 export interface Metrics {
@@ -69,6 +74,24 @@ export function createMetrics(sources: MetricsSources): Metrics {
       });
     },
   });
+  new Gauge({
+    name: 'bus_healthy', help: '1 while a bus component (consumer group, producer, outbox relay) works, 0 when not', labelNames: ['component'] as const, registers: [registry],
+    collect() {
+      if (!sources.busHealth) return;
+      this.reset();
+      for (const component of sources.busHealth().components) this.set({ component: component.name }, component.ok ? 1 : 0);
+    },
+  });
+  if (sources.busCounters) {
+    const counters = sources.busCounters;
+    const name = 'bus_events_total';
+    const help = 'Bus failures and repairs since start, by kind (publish_timeouts, publish_failures, consumer_crashes, topics_created, topic_cache_resets)';
+    registry.registerMetric({
+      name, help, type: 'counter', aggregator: 'sum',
+      get: async () => ({ name, help, type: 'counter', aggregator: 'sum', values: Object.entries(counters()).map(([kind, value]) => ({ labels: { kind }, value })) }),
+      reset: () => undefined,
+    } as never);
+  }
   new Gauge({
     name: 'outbox_backlog', help: 'Outbox entries not yet published to the bus', registers: [registry],
     async collect() {

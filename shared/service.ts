@@ -27,7 +27,7 @@ import { SCHEDULE_WRITER_GROUP } from '../workers/actors/schedule-writer.ts';
 import { SEARCH_INDEXER_GROUP } from '../workers/actors/search-indexer.ts';
 import { createMetrics } from './metrics.ts';
 import { startMetricsServer, type MetricsServer } from './metrics-server.ts';
-import { createBus, type Bus, type Subscription } from './bus/bus.ts';
+import { combineHealth, createBus, type Bus, type BusHealth, type Subscription } from './bus/bus.ts';
 import { startOutboxRelay, type OutboxRelay } from './bus/outbox.ts';
 import { Router } from '../edge/router.ts';
 import { startEdge, type Edge } from '../edge/server.ts';
@@ -208,6 +208,13 @@ export async function startService(config: Config, options: ServiceOptions = {})
     const botRunner: BotRunner | null = botDefinitions ? await startBotRunner(services, botDefinitions) : null;
 
     let ready = false;
+    /**
+     * The pipeline parts this process runs: every consumer, the producer and the outbox relay. An
+     * edge-only process leaves its cache-invalidation consumer out of readiness (it is in the
+     * metric): a broker outage would otherwise take every edge replica out of service.
+     */
+    const pipelineHealth = (): BusHealth => combineHealth([...bus!.health().components, ...(relay ? [relay.health()] : [])]);
+    const pipelineGatesReadiness = config.roles.has('actors') || config.roles.has('bots');
     const metrics = createMetrics({
       db: database.db,
       logger,
@@ -220,6 +227,8 @@ export async function startService(config: Config, options: ServiceOptions = {})
       },
       deadLetters: () => bus!.deadLetters(),
       inFlight: () => edge?.inFlight() ?? 0,
+      busHealth: pipelineHealth,
+      busCounters: () => bus!.counters(),
     });
     if (config.roles.has('actors')) {
       sweeper = startOrphanSweeper({ db: database.db, storage, logger }, (result) => {
@@ -229,7 +238,7 @@ export async function startService(config: Config, options: ServiceOptions = {})
     }
     // Every role listens on PORT (probes everywhere, the API only in the edge role) and on METRICS_PORT (/metrics).
     const router = new Router();
-    router.add(...healthRoutes(services, { ready: () => ready }, router));
+    router.add(...healthRoutes(services, { ready: () => ready, ...(pipelineGatesReadiness ? { pipeline: pipelineHealth } : {}) }, router));
     if (config.roles.has('edge')) {
       // Administrator routes also check that the token's administrator still exists.
       router.add(...requireExistingAdmin(services, [

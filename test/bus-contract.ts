@@ -99,8 +99,10 @@ export function registerBusContract(name: string, setup: () => Promise<BusBacken
       await delay(15);
       list.push(message);
     };
-    await subscribeFor(t, busA, group, [topic], member(handledBy.a), { concurrency: 2 });
-    await subscribeFor(t, busB, group, [topic], member(handledBy.b), { concurrency: 2 });
+    const a = await subscribeFor(t, busA, group, [topic], member(handledBy.a), { concurrency: 2 });
+    const b = await subscribeFor(t, busB, group, [topic], member(handledBy.b), { concurrency: 2 });
+    // Both members take part before anything is published (a Kafka join happens after subscribe returns).
+    await Promise.all([a.joined(), b.joined()]);
     const messages = Array.from({ length: 60 }, (_, i) => ({ topic, key: `schedule-${i % 30}`, value: { i } }));
     await busA.publishMany(messages);
     const total = () => handledBy.a.length + handledBy.b.length;
@@ -289,6 +291,62 @@ export function registerBusContract(name: string, setup: () => Promise<BusBacken
     await waitFor(t, 'm2 and m3', () => second.includes('m2') && second.includes('m3'), timeoutMs);
     await delay(300);
     t.deepEqual([...second].sort(), ['m2', 'm3'], 'handled messages were committed; the rest arrived');
+  });
+
+  test(`${name}: the batch fast path: runs go to the batch handler; a failed run is handled again one by one, in order`, async (t) => {
+    const bus = await open();
+    const topic = unique('batch');
+    const order: number[] = [];
+    const runs: number[] = [];
+    let viaHandler = 0;
+    let viaBatch = 0;
+    let failNext = true;
+    const subscription = await subscribeFor(t, bus, unique('group'), [topic], async (message) => {
+      viaHandler++;
+      order.push((message.value as { i: number }).i);
+    }, {
+      batch: async (messages) => {
+        runs.push(messages.length);
+        if (failNext) {
+          failNext = false;
+          throw new Error('this run fails once');
+        }
+        viaBatch += messages.length;
+        order.push(...messages.map((message) => (message.value as { i: number }).i));
+      },
+    });
+    await subscription.joined();
+    await bus.publishMany(Array.from({ length: 40 }, (_, i) => ({ topic, key: 'one-key', value: { i } })));
+    await waitFor(t, 'the first 40', () => order.length >= 40, timeoutMs);
+    t.true(runs[0]! > 1, `the first run held ${runs[0]} messages`);
+    t.true(viaHandler >= runs[0]!, 'the failed run was handled again message by message');
+    await bus.publishMany(Array.from({ length: 40 }, (_, i) => ({ topic, key: 'one-key', value: { i: 40 + i } })));
+    await waitFor(t, 'the next 40', () => order.length >= 80, timeoutMs);
+    await delay(200);
+    t.true(viaBatch > 0, 'later runs went through the batch handler');
+    t.deepEqual(order, Array.from({ length: 80 }, (_, i) => i), 'each message once, in publishing order');
+    t.log(`runs ${runs.join(', ')}; ${viaBatch} through the batch handler, ${viaHandler} one by one`);
+  });
+
+  test(`${name}: health reports each consumer; an ephemeral group's positions are gone once it stops`, async (t) => {
+    const bus = await open();
+    const topic = unique('ephemeral');
+    const group = unique('fan-out');
+    const seen: string[] = [];
+    const first = await bus.subscribe(group, [topic], async (message) => void seen.push(message.value as string), { ephemeral: true });
+    await first.joined();
+    const health = bus.health();
+    t.true(health.ok, JSON.stringify(health));
+    t.true(health.components.some((c) => c.name === `consumer ${group}` && c.ok));
+    await bus.publish(topic, 'k', 'once');
+    await waitFor(t, 'the message', () => seen.length === 1, timeoutMs);
+    await delay(300); // committed
+    await first.stop();
+    t.false(bus.health().components.some((c) => c.name === `consumer ${group}`), 'a stopped consumer is no longer reported');
+    // The same group name again starts from scratch: its committed position was deleted.
+    await subscribeFor(t, bus, group, [topic], async (message) => void seen.push(message.value as string));
+    await waitFor(t, 'the message again', () => seen.length === 2, timeoutMs);
+    t.deepEqual(seen, ['once', 'once']);
   });
 
   test(`${name}: a new group starts at the oldest retained message`, async (t) => {

@@ -16,6 +16,7 @@ import { parseAllDocuments } from 'yaml';
 import { ConfigError, loadConfig } from '../shared/config.ts';
 import { contractsDir, loadCrds } from './helpers/crds.ts';
 import { findKustomize, type KustomizeTool } from './helpers/kustomize.ts';
+import { TOPIC_TABLE, TOPICS, topicSpec } from '../shared/bus/topics.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const K8S = join(ROOT, 'k8s');
@@ -762,10 +763,10 @@ for (const overlay of OVERLAYS) {
     for (const d of appDeployments(r)) {
       t.is(supplied(r, podSpec(d).containers[0]).values.get('KAFKA_BROKERS'), `${kafka.metadata.name}-kafka-bootstrap:${listener.port}`, id(d));
     }
-    const bus = readFileSync(join(ROOT, 'shared/bus/bus.ts'), 'utf8');
-    const block = /TOPICS\s*=\s*\{([\s\S]*?)\}/.exec(bus)?.[1] ?? '';
-    const codeTopics = [...block.matchAll(/'([a-z0-9._-]+)'/g)].map((m) => m[1]!);
-    t.true(codeTopics.length >= 3, 'topics read from shared/bus/bus.ts');
+    // One table (shared/bus/topics.ts) names the topics and gives the partitions and retention the
+    // Kafka bus creates a missing topic with; the KafkaTopics declare the same.
+    const codeTopics = Object.values(TOPICS);
+    t.deepEqual(Object.keys(TOPIC_TABLE).sort(), [...codeTopics].sort(), 'every topic of the code is in the table');
     const topics = new Map(find(r, 'KafkaTopic').map((k) => [k.spec.topicName ?? k.metadata.name, k]));
     for (const name of [...codeTopics, ...codeTopics.map((n) => `${n}.dlq`)]) {
       const topic = topics.get(name);
@@ -778,6 +779,9 @@ for (const overlay of OVERLAYS) {
       const isr = Number(topic.spec.config?.['min.insync.replicas'] ?? minIsr);
       t.true(isr <= topic.spec.replicas && (topic.spec.replicas === 1 || isr < topic.spec.replicas), `${name}: min.insync.replicas leaves room for one broker down`);
       t.true(Number(topic.spec.config?.['retention.ms']) > 0, `${name}: retention chosen`);
+      const spec = topicSpec(name);
+      t.is(topic.spec.partitions, spec.partitions, `${name}: partitions as in shared/bus/topics.ts`);
+      t.is(Number(topic.spec.config?.['retention.ms']), spec.retentionMs, `${name}: retention.ms as in shared/bus/topics.ts`);
     }
   });
 

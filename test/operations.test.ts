@@ -172,7 +172,7 @@ test('metrics: Prometheus text that moves when traffic moves', async (t) => {
     if (line === '' || line.startsWith('# HELP ') || line.startsWith('# TYPE ')) continue;
     t.regex(line, SAMPLE);
   }
-  for (const name of ['http_requests_total', 'http_request_duration_seconds_bucket', 'worker_pool_queue_length', 'worker_pool_utilization', 'nodejs_eventloop_lag_p99_seconds', 'bus_consumer_lag', 'outbox_backlog', 'video_quota_warning']) {
+  for (const name of ['http_requests_total', 'http_request_duration_seconds_bucket', 'worker_pool_queue_length', 'worker_pool_utilization', 'nodejs_eventloop_lag_p99_seconds', 'bus_consumer_lag', 'bus_healthy', 'bus_events_total', 'outbox_backlog', 'video_quota_warning']) {
     t.true(before.includes(`# TYPE ${name.replace(/_bucket$/, '')} `), name);
   }
   const labels = { route: '/api/schedule-categories', method: 'get', status: '200' };
@@ -183,6 +183,11 @@ test('metrics: Prometheus text that moves when traffic moves', async (t) => {
   t.true(sample(after, 'http_request_duration_seconds_count', labels) >= count + 5);
   t.true(after.includes('worker_pool_threads{pool="bcrypt"}'));
   t.true(after.includes('worker_pool_threads{pool="analysis"}'));
+  // Each bus consumer and the outbox relay of this process, 1 while it works (readiness uses the same).
+  t.is(sample(after, 'bus_healthy', { component: 'consumer schedule-writer' }), 1);
+  t.is(sample(after, 'bus_healthy', { component: 'consumer search-indexer' }), 1);
+  t.is(sample(after, 'bus_healthy', { component: 'outbox relay' }), 1);
+  t.is((await fetch(`${service.url}/readyz`)).status, 200);
 });
 
 test('edge: CORS preflight, request ids, 404 and 405 answer {error}', async (t) => {

@@ -2,8 +2,8 @@
 // /api/admin/video and /api/admin/microblog (4.6); decisions.md "Bots and platform records".
 //
 // Start and stop only write the wanted state: the runner of the `bots` role, possibly in another
-// process, follows the table. sync-all runs the full pass here, since it needs only the database,
-// the platform and the bus. Lookups never fetch an address the caller gives: the video id or post
+// process, follows the table. sync-all runs the full pass in this process, since it needs only the
+// database and the platform, as background work that outlives the request. Lookups never fetch an address the caller gives: the video id or post
 // reference is extracted and read through the configured API or mirror.
 import { Type } from '@sinclair/typebox';
 import {
@@ -115,8 +115,15 @@ export function botRoutes(s: Services): Route[] {
     const id = ctx.params.id!;
     const bot = BOT_ID.test(id) ? await botById(s.db, id) : null;
     if (!bot) throw botNotFound();
-    const result = await runBotPass(deps, bot, { full: true }).catch(platformFailure);
-    await logActivity(s.db, { actor: 'admin', action: 'update', category: 'bot', targetType: 'bot', targetId: id, summary: `봇 '${bot.name}' 전체 동기화: ${result.added}건 추가` });
+    // Background work, not part of the request: a client that disconnects (or times out on a large
+    // channel) does not stop the pass, shutdown waits for it, and the bot list shows its progress.
+    const pass = (async () => {
+      const result = await runBotPass(deps, bot, { full: true });
+      await logActivity(s.db, { actor: 'admin', action: 'update', category: 'bot', targetType: 'bot', targetId: id, summary: `봇 '${bot.name}' 전체 동기화: ${result.added}건 추가` });
+      return result;
+    })();
+    s.background.run(`sync-all ${id}`, () => pass.catch(() => undefined)); // failures are recorded and logged by runBotPass
+    const result = await pass.catch(platformFailure);
     return reply({ success: true, added: result.added, total: result.total });
   }
 

@@ -5,13 +5,7 @@ import type { Db } from '../db/database.ts';
 import type { Logger } from '../logger.ts';
 import { extractContext, failSpan, inSpan, messageAttributes, SpanKind, tracing, type TraceHeaders } from '../tracing.ts';
 
-export const TOPICS = {
-  videoCollected: 'bot.video.collected',
-  postCollected: 'bot.post.collected',
-  scheduleChanged: 'schedule.changed',
-} as const;
-
-export const dlqTopic = (topic: string) => `${topic}.dlq`;
+export { dlqTopic, TOPICS } from './topics.ts';
 
 export interface BusMessage<T = unknown> {
   topic: string;
@@ -39,8 +33,7 @@ export interface SubscribeOptions {
    * Optional fast path: a run of messages of one partition, in order, handled at once and all or
    * nothing (one transaction instead of one per message). When it fails, the run is handled again
    * message by message through the handler, with its retries and the dead-letter topic. It must
-   * have the effect of calling the handler for each message in order. A bus may ignore it (the
-   * Kafka bus calls the handler for each message).
+   * have the effect of calling the handler for each message in order. Both buses use it.
    */
   batch?: (messages: BusMessage[]) => Promise<void>;
   /** Handler calls before the message goes to `<topic>.dlq` (default 5). */
@@ -56,11 +49,22 @@ export interface SubscribeOptions {
    * catch up on.
    */
   startAt?: 'earliest' | 'latest';
+  /**
+   * The group belongs to this subscription alone (a per-process fan-out group such as cache
+   * invalidation): its committed positions are deleted when the subscription stops.
+   */
+  ephemeral?: boolean;
 }
 
 export interface Subscription {
   /** Stops taking messages, waits for the handlers in flight, releases the partitions. */
   stop(): Promise<void>;
+  /**
+   * Resolves once this member has joined its group (Kafka: the first group join, which subscribe
+   * does not wait for; PostgreSQL: at once). For callers that must know the member takes part
+   * before they publish, such as a test of how a group splits its work.
+   */
+  joined(): Promise<void>;
 }
 
 export type MessageHandler = (message: BusMessage) => Promise<void>;
@@ -74,7 +78,28 @@ export interface Bus {
   lag(group: string): Promise<Record<string, number>>;
   /** Messages this process sent to `<topic>.dlq`, per consumer group and source topic, since start (for metrics). */
   deadLetters(): DeadLetterCount[];
+  /** Whether each consumer and the publishing side work now (readiness and the bus_healthy metric). */
+  health(): BusHealth;
+  /** Counters of failures since start (publish timeouts, consumer crashes ...) for metrics. */
+  counters(): Record<string, number>;
   close(): Promise<void>;
+}
+
+export interface ComponentHealth {
+  /** What it is: `producer`, `consumer <group>`, `outbox relay`. */
+  name: string;
+  ok: boolean;
+  /** Why it is not ok (English, for logs and operators); null when ok. */
+  detail: string | null;
+}
+
+export interface BusHealth {
+  ok: boolean;
+  components: ComponentHealth[];
+}
+
+export function combineHealth(components: ComponentHealth[]): BusHealth {
+  return { ok: components.every((c) => c.ok), components };
 }
 
 export interface BusOptions {
@@ -124,7 +149,7 @@ export class DeadLetterCounts {
 
 export const SUBSCRIBE_DEFAULTS = { maxAttempts: 5, backoffMs: 200, concurrency: 4, startAt: 'earliest' } as const;
 
-export type SubscribeSettings = Required<Omit<SubscribeOptions, 'batch'>>;
+export type SubscribeSettings = Required<Omit<SubscribeOptions, 'batch' | 'ephemeral'>>;
 
 export function subscribeSettings(options: SubscribeOptions = {}): SubscribeSettings {
   const positive = (value: number | undefined, fallback: number) =>

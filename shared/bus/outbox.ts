@@ -13,7 +13,7 @@
 import type { Db, Queryable } from '../db/database.ts';
 import type { Logger } from '../logger.ts';
 import { startExclusiveLoop, type Session } from '../db/exclusive-loop.ts';
-import type { Bus, OutgoingMessage } from './bus.ts';
+import { errorMessage, type Bus, type ComponentHealth, type OutgoingMessage } from './bus.ts';
 import { currentTraceHeaders, extractContext, messageAttributes, SpanKind, startSpan, traceContextOf, tracing, type TraceHeaders } from '../tracing.ts';
 
 /** Key of the relay's advisory lock (single-bigint form; the migrator uses 7_281_001). */
@@ -69,7 +69,12 @@ export interface OutboxRelay {
   stop(): Promise<void>;
   /** Entries not yet published. */
   backlog(): Promise<number>;
+  /** Not ok while its last round failed (a publish that timed out) or a round has run too long. */
+  health(): ComponentHealth;
 }
+
+/** A relay round (read, publish, mark) running longer than this makes the relay unhealthy. */
+const STUCK_AFTER_MS = 20_000;
 
 interface OutboxRow {
   id: number;
@@ -125,10 +130,29 @@ export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
     pollMs: options.pollMs ?? 500,
     // Marking sent need not wait for the WAL flush: losing a mark in a server crash re-publishes (at least once).
     prepare: async (session) => void (await session.none('SET synchronous_commit = off')),
-    tick: relayBatch,
+    tick: async (session) => {
+      roundSince = Date.now();
+      try {
+        const more = await relayBatch(session);
+        lastFailure = null;
+        return more;
+      } catch (error) {
+        lastFailure = errorMessage(error);
+        throw error;
+      } finally {
+        roundSince = null;
+      }
+    },
   });
+  let roundSince: number | null = null;
+  let lastFailure: string | null = null;
   return {
     stop: loop.stop,
     backlog: () => outboxBacklog(db),
+    health: () => {
+      const running = roundSince === null ? 0 : Date.now() - roundSince;
+      const ok = lastFailure === null && running < STUCK_AFTER_MS;
+      return { name: 'outbox relay', ok, detail: ok ? null : lastFailure !== null ? `last round failed: ${lastFailure}` : `a round has run for ${running} ms` };
+    },
   };
 }

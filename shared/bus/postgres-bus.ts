@@ -18,11 +18,13 @@ import type { Db } from '../db/database.ts';
 import type { Logger } from '../logger.ts';
 import { currentTraceHeaders, inConsumerSpans, tracing, type TraceHeaders } from '../tracing.ts';
 import {
+  combineHealth,
   dlqTopic,
   errorMessage,
   handleWithRetries,
   subscribeSettings,
   type Bus,
+  type BusHealth,
   type BusMessage,
   type MessageHandler,
   type OutgoingMessage,
@@ -179,6 +181,7 @@ export class PostgresBus implements Bus {
     const subscription = new PostgresSubscription(this, this.db, this.logger.child({ group }), group, [...new Set(topics)], handler, {
       ...subscribeSettings(options),
       pollMs: this.pollMs,
+      ephemeral: options?.ephemeral === true,
       ...(options?.batch ? { batch: options.batch } : {}),
     });
     this.subscriptions.add(subscription);
@@ -190,7 +193,7 @@ export class PostgresBus implements Bus {
       await subscription.stop().catch(() => undefined);
       throw error;
     }
-    return { stop: () => subscription.stop().finally(() => this.subscriptions.delete(subscription)) };
+    return { stop: () => subscription.stop().finally(() => this.subscriptions.delete(subscription)), joined: () => Promise.resolve() };
   }
 
   deadLetters() {
@@ -207,6 +210,19 @@ export class PostgresBus implements Bus {
       [group],
     );
     return Object.fromEntries(rows.map((row) => [row.topic, row.lag]));
+  }
+
+  health(): BusHealth {
+    return combineHealth(
+      [...this.subscriptions].map((subscription) => {
+        const failing = subscription.failing();
+        return { name: `consumer ${subscription.group}`, ok: failing === null, detail: failing };
+      }),
+    );
+  }
+
+  counters(): Record<string, number> {
+    return {};
   }
 
   /**
@@ -267,17 +283,24 @@ class PostgresSubscription {
   private readonly topicSet: Set<string>;
   private loop: Promise<void> | null = null;
   private stopping: Promise<void> | null = null;
+  /** The error of the coordinating loop's last round, null when it went through. */
+  private lastFailure: string | null = null;
 
   constructor(
     private readonly bus: PostgresBus,
     private readonly db: Db,
     private readonly logger: Logger,
-    private readonly group: string,
+    readonly group: string,
     private readonly topics: string[],
     private readonly handler: MessageHandler,
-    private readonly settings: SubscribeSettings & { pollMs: number; batch?: SubscribeOptions['batch'] },
+    private readonly settings: SubscribeSettings & { pollMs: number; ephemeral: boolean; batch?: SubscribeOptions['batch'] },
   ) {
     this.topicSet = new Set(topics);
+  }
+
+  /** Why this subscription cannot work now (its loop failed the last round), or null. */
+  failing(): string | null {
+    return this.lastFailure;
   }
 
   async start(): Promise<void> {
@@ -368,8 +391,10 @@ class PostgresSubscription {
             this.working.set(name, work);
           }
         }
+        this.lastFailure = null;
       } catch (error) {
         if (signal.aborted) break;
+        this.lastFailure = errorMessage(error);
         this.logger.error({ err: error }, 'bus subscription loop failed; retrying');
         await new Promise((resolve) => setTimeout(resolve, 1_000));
       }
@@ -449,6 +474,11 @@ class PostgresSubscription {
       this.session = null;
       // Closing the session releases every lock it still holds.
       if (session) await session.close();
+      if (this.settings.ephemeral) {
+        await this.db
+          .none('DELETE FROM bus_offsets WHERE group_name = $1', [this.group])
+          .catch((error: unknown) => this.logger.warn({ err: error }, 'cannot delete the fan-out consumer group'));
+      }
     })();
     return this.stopping;
   }

@@ -1,7 +1,9 @@
 // Collection pipeline benchmark: what the bots hand to the bus until it is searchable.
 //   node --import tsx test/bench/pipeline.bench.ts
+//   KAFKA_BROKERS=host:port node --import tsx test/bench/pipeline.bench.ts   (the same on Kafka)
 // The real service in this process (test/helpers/service.ts: own database, `all` role, the bus of
-// this configuration — PostgreSQL unless KAFKA_BROKERS is set — and the embedded search index):
+// this configuration — KAFKA_BROKERS is passed through to it; PostgreSQL when unset — and the
+// embedded search index):
 // bot.video.collected → schedule writer → outbox → relay → schedule.changed → search indexer.
 // 1. Throughput: ITEMS collected videos published at once (batches of 500); the clock runs from the
 //    first publish until the last one is in the search index. Aim: 2,000 items/s.
@@ -35,7 +37,8 @@ function percentile(values: number[], p: number): number {
 }
 const ms = (value: number) => (Number.isFinite(value) ? `${value.toFixed(1)} ms` : 'n/a');
 
-const service = await startTestService({ LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn' });
+const kafkaBrokers = process.env.KAFKA_BROKERS?.trim() || null;
+const service = await startTestService({ LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn', ...(kafkaBrokers ? { KAFKA_BROKERS: kafkaBrokers } : {}) });
 const { bus, db } = service.running.services;
 const members = [await insertMember(db, { name: '윤하린' }), await insertMember(db, { name: '강서아' }), await insertMember(db, { name: '정유나' })];
 
@@ -80,7 +83,8 @@ async function publishBurst(count: number): Promise<{ publishedMs: number; writt
   }
 }
 
-console.log(`pipeline benchmark: ${os.availableParallelism()} cores, bus ${process.env.KAFKA_BROKERS ? 'Kafka' : 'PostgreSQL'}, embedded search index`);
+const busName = service.running.services.config.kafkaBrokers ? `Kafka at ${service.running.services.config.kafkaBrokers.join(',')}` : 'PostgreSQL (KAFKA_BROKERS is not set: the Kafka run needs a broker)';
+console.log(`pipeline benchmark: ${os.availableParallelism()} cores, bus ${busName}, embedded search index`);
 await publishBurst(WARMUP);
 
 // 1. Throughput.

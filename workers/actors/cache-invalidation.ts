@@ -2,7 +2,7 @@
 // month for a change marked `everyMonth`, such as the demo seed's), so a write on one replica, by
 // the schedule writer in the actors role or by the seed command reaches all caches. Each running
 // service is its own consumer group and starts from the newest message: a replica with an empty
-// cache has nothing stale to drop.
+// cache has nothing stale to drop. The group is deleted when the service stops.
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { TOPICS, type Bus, type Subscription } from '../../shared/bus/bus.ts';
@@ -21,5 +21,5 @@ export function startCacheInvalidation(s: Services, bus: Bus): Promise<Subscript
     else for (const { year, month } of change.months) s.monthlyCache.invalidate(year, month);
     // Suggestions: this replica's analysis threads look for new titles on their next task.
     s.analysis.schedulesChanged();
-  }, { maxAttempts: 1, startAt: 'latest' });
+  }, { maxAttempts: 1, startAt: 'latest', ephemeral: true });
 }

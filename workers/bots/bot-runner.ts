@@ -16,7 +16,7 @@ import {
   type MicroblogSettings,
   type VideoSettings,
 } from '../../schemas/bots.ts';
-import { errorMessage, type Bus } from '../../shared/bus/bus.ts';
+import { errorMessage } from '../../shared/bus/bus.ts';
 import { startExclusiveLoop, type ExclusiveLoop } from '../../shared/db/exclusive-loop.ts';
 import { inSpan, SpanKind, tracing } from '../../shared/tracing.ts';
 import type { Clock } from '../../shared/clock.ts';
@@ -30,8 +30,10 @@ import {
   quotaWarning,
   recordBotFailure,
   recordBotSuccess,
+  setBotProgress,
   setQuotaWarning,
   syncBotDefinitions,
+  type BotProgress,
   type BotRecord,
 } from '../../shared/db/repositories/bots.ts';
 import type { Logger } from '../../shared/logger.ts';
@@ -117,8 +119,9 @@ export class BotUnavailableError extends Error {
 
 export interface BotDeps {
   db: Db;
-  bus: Bus;
   logger: Logger;
+  /** GROUP_NAMES: the group's own names, each linking every current member. */
+  groupNames: readonly string[];
   clock: Clock;
   /** null when VIDEO_API_KEY is unset. */
   videoClient: VideoPlatformClient | null;
@@ -131,7 +134,7 @@ export function createBotDeps(s: Services): BotDeps {
   const { videoApi, microblog } = s.config;
   return {
     db: s.db,
-    bus: s.bus,
+    groupNames: s.config.groupNames,
     logger: s.logger.child({ component: 'bots' }),
     clock: s.clock,
     videoClient: videoApi.key ? new VideoPlatformClient({ baseUrl: videoApi.url, apiKey: videoApi.key }) : null,
@@ -167,22 +170,28 @@ export function runBotPass(deps: BotDeps, bot: BotRecord, options: { full: boole
 }
 
 async function runPass(deps: BotDeps, bot: BotRecord, options: { full: boolean; signal?: AbortSignal }): Promise<PassResult> {
-  const passOptions = options.signal ? { full: options.full, signal: options.signal } : { full: options.full };
+  // Progress goes to the table, so the bot list shows it whichever process runs the pass.
+  const onProgress = (progress: BotProgress) => setBotProgress(deps.db, bot.id, progress);
+  const passOptions = { full: options.full, onProgress, ...(options.signal ? { signal: options.signal } : {}) };
+  const { groupNames } = deps;
   try {
     let result: PassResult;
     if (bot.type === 'video') {
       if (!deps.videoClient) throw new BotUnavailableError(VIDEO_UNAVAILABLE);
-      result = await collectVideos({ db: deps.db, bus: deps.bus, client: deps.videoClient }, bot, { ...passOptions, seenUntil: bot.seenUntil });
+      result = await collectVideos({ db: deps.db, client: deps.videoClient, groupNames }, bot, { ...passOptions, seenUntil: bot.seenUntil });
     } else {
       if (!deps.microblogReader) throw new BotUnavailableError(MICROBLOG_UNAVAILABLE);
-      result = await collectPosts({ db: deps.db, bus: deps.bus, reader: deps.microblogReader }, bot, passOptions);
+      result = await collectPosts({ db: deps.db, reader: deps.microblogReader, groupNames }, bot, passOptions);
     }
     const now = new Date(deps.clock.now());
     await recordBotSuccess(deps.db, bot.id, { added: result.added, now, nextRunAt: new Date(now.getTime() + bot.intervalMinutes * 60_000), seenUntil: result.newestSeen });
     deps.logger.info({ botId: bot.id, full: options.full, added: result.added, total: result.total }, 'bot pass done');
     return result;
   } catch (error) {
-    if (error instanceof PassAbortedError) throw error;
+    if (error instanceof PassAbortedError) {
+      await setBotProgress(deps.db, bot.id, null).catch(() => undefined);
+      throw error;
+    }
     if (error instanceof QuotaExceededError) {
       // The warning pauses every video bot until the reset (or until an administrator clears it);
       // the bot itself keeps its state and its interval.

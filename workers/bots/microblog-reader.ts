@@ -31,6 +31,8 @@ export interface ReadTimelineOptions {
   knownPostIds?: ReadonlySet<string> | ((postId: string) => boolean);
   /** Pages to read at most; `Infinity` for a full pass. */
   maxPages?: number;
+  /** Called after each page with the pages read and the posts collected so far. */
+  onPage?: (pages: number, posts: number) => Promise<void> | void;
 }
 
 export type MicroblogReadErrorCode =
@@ -348,6 +350,7 @@ export class MicroblogReader {
         seen.add(post.postId);
         collected.push(post);
       }
+      await options.onPage?.(pageNumber, collected.length);
       if (reachedKnown) break;
       pageUrl = nextTimelineUrl(moreHrefs, { current: pageUrl, mirrorOrigin: this.#mirrorOrigin, username, visited });
     }

@@ -1,17 +1,18 @@
-// One pass of a video bot: the channel's uploads, newest first, down to the first video that already
-// has a schedule (a full pass: every page); the ones that pass the title filter and are new get
-// their details (duration → shorts) and go to bot.video.collected, where the schedule writer stores
-// them.
+// One pass of a video bot: the channel's uploads, newest first, down to the first video collected
+// before (a full pass: every page); the ones that pass the title filter and are new get their
+// details (duration → shorts) and go to bot.video.collected through the outbox, where the schedule
+// writer stores them. Each video is recorded in collected_items in the same transaction as its
+// outbox entry, so `added` counts only videos never collected before, whatever is still in flight.
 //
-// The walk publishes nothing; the new videos are published afterwards, oldest first, one details
-// call per 50. A pass cut short (quota, error, shutdown) has then either published nothing or the
-// oldest part, so the next pass, stopping at the newest video with a schedule, still meets every
+// The walk publishes nothing; the new videos are recorded afterwards, oldest first, one details
+// call per 50. A pass cut short (quota, error, shutdown) has then either recorded nothing or the
+// oldest part, so the next pass, stopping at the newest video collected, still meets every
 // video it left out.
 import type { VideoSettings } from '../../schemas/bots.ts';
-import { TOPICS, type Bus } from '../../shared/bus/bus.ts';
+import { TOPICS } from '../../shared/bus/bus.ts';
 import type { VideoCollected } from '../../shared/collected.ts';
 import type { Queryable } from '../../shared/db/database.ts';
-import { memberNames, videosWithSchedules } from '../../shared/db/repositories/bots.ts';
+import { knownVideos, memberNames, recordCollected, type BotProgress } from '../../shared/db/repositories/bots.ts';
 import type { PlaylistVideo, VideoPlatformClient } from '../../shared/video/platform-client.ts';
 import { extractMemberIds, passesTitleFilter, seoulDateTime, videoType, type MemberNames } from '../../shared/video/video-rules.ts';
 
@@ -20,7 +21,7 @@ const DETAILS_BATCH = 50;
 const CURSOR_MARGIN_MS = 86_400_000;
 
 export interface PassResult {
-  /** Items new to the calendar, published for the schedule writer. */
+  /** Items never collected before, handed to the schedule writer. */
   added: number;
   /** Items seen that pass the bot's filter (the whole source on a full pass). */
   total: number;
@@ -34,6 +35,8 @@ export interface VideoPassOptions {
   /** The bot's cursor: a regular pass stops a day before it. */
   seenUntil: Date | null;
   signal?: AbortSignal;
+  /** Called after each page and each recorded batch. */
+  onProgress?: (progress: BotProgress) => Promise<void> | void;
 }
 
 export class PassAbortedError extends Error {
@@ -51,12 +54,15 @@ export function membersFor(text: string, settings: { extract: boolean; members: 
 }
 
 export async function collectVideos(
-  deps: { db: Queryable; bus: Bus; client: VideoPlatformClient },
+  deps: { db: Queryable; client: VideoPlatformClient; groupNames?: readonly string[] },
   bot: { id: string; config: VideoSettings },
   options: VideoPassOptions,
 ): Promise<PassResult> {
-  const { db, bus, client } = deps;
+  const { db, client } = deps;
   const { config } = bot;
+  // The group's own names (GROUP_NAMES) and the bot's extra ones: each links every current member.
+  const groupNames = [...new Set([...(deps.groupNames ?? []), ...config.groupNames])];
+  let pages = 0;
   const stopBefore = !options.full && options.seenUntil ? options.seenUntil.getTime() - CURSOR_MARGIN_MS : null;
   const playlistId = await client.uploadsPlaylistId(config.channelId, { lookup: false });
 
@@ -69,7 +75,8 @@ export async function collectVideos(
   walk: do {
     if (options.signal?.aborted) throw new PassAbortedError();
     const page = await client.listPlaylistItems(playlistId, pageToken);
-    const stored = await videosWithSchedules(db, page.items.map((item) => item.videoId));
+    pages++;
+    const stored = await knownVideos(db, page.items.map((item) => item.videoId));
     for (const item of page.items) {
       const publishedAt = Date.parse(item.publishedAt);
       if (Number.isFinite(publishedAt) && (newest === null || publishedAt > newest)) newest = publishedAt;
@@ -81,6 +88,7 @@ export async function collectVideos(
       fresh.push(item);
     }
     pageToken = page.nextPageToken;
+    await options.onProgress?.({ phase: 'listing', pages, seen: total, added: 0 });
   } while (pageToken !== undefined);
 
   // 2. Details and publication, oldest first.
@@ -106,13 +114,13 @@ export async function collectVideos(
         ...seoulDateTime(publishedAt),
         thumbnailUrl: video.thumbnailUrl ?? item.thumbnailUrl,
         videoType: videoType(video),
-        memberIds: membersFor(title, { extract: config.extractMembers, members, groupNames: config.groupNames, defaults: config.defaultMemberIds }),
+        memberIds: membersFor(title, { extract: config.extractMembers, members, groupNames, defaults: config.defaultMemberIds }),
         botId: bot.id,
       };
       return [{ topic: TOPICS.videoCollected, key: item.videoId, value }];
     });
-    if (messages.length > 0) await bus.publishMany(messages);
-    added += messages.length;
+    added += await recordCollected(db, { platform: 'video', source: config.channelId, botId: bot.id, items: messages });
+    await options.onProgress?.({ phase: 'collecting', pages, seen: total, added });
   }
   return { added, total, newestSeen: newest === null ? null : new Date(newest) };
 }

@@ -2,6 +2,7 @@
 // records"). Times come from the caller's clock so that tests can move them.
 import type { BotDefinition, MicroblogSettings, VideoSettings } from '../../../schemas/bots.ts';
 import type { MemberNames } from '../../video/video-rules.ts';
+import { appendOutbox } from '../../bus/outbox.ts';
 import type { Queryable } from '../database.ts';
 
 export type BotStatus = 'running' | 'stopped' | 'error';
@@ -25,7 +26,23 @@ export interface BotListItem {
   errorMessage: string | null;
   nextRunAt: string | null;
   config: VideoSettings | MicroblogSettings;
+  /** The pass running now (null when none). */
+  progress: BotProgress | null;
 }
+
+/** Where a running pass is: walking the source's pages, or handing new items to the writer. */
+export interface BotProgress {
+  phase: 'listing' | 'collecting';
+  /** Pages of the source read so far. */
+  pages: number;
+  /** Items seen that pass the bot's filter. */
+  seen: number;
+  /** Items never collected before, handed to the schedule writer so far. */
+  added: number;
+}
+
+/** A pass updates its progress at least this often; an older one belongs to a pass whose process died. */
+const PROGRESS_STALE = "interval '10 minutes'";
 
 const RECORD_SELECT = `SELECT id, name, type, interval_minutes AS "intervalMinutes", config, status, seen_until AS "seenUntil" FROM bots`;
 
@@ -65,7 +82,8 @@ export async function listBots(db: Queryable): Promise<BotListItem[]> {
             END AS "scheduleCount",
             b.error_message AS "errorMessage",
             to_char(b.next_run_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "nextRunAt",
-            b.config
+            b.config,
+            CASE WHEN b.progress_at > now() - ${PROGRESS_STALE} THEN b.progress END AS progress
        FROM bots b ORDER BY b.id`,
   );
 }
@@ -99,7 +117,7 @@ export async function recordBotSuccess(db: Queryable, id: string, result: { adde
     `UPDATE bots SET status = CASE WHEN status = 'stopped' THEN 'stopped' ELSE 'running' END,
             error_message = NULL, error_count = 0, last_check_at = $2, last_added_count = $3,
             next_run_at = CASE WHEN status = 'stopped' THEN NULL ELSE $4::timestamptz END,
-            seen_until = GREATEST(seen_until, $5::timestamptz), updated_at = $2
+            seen_until = GREATEST(seen_until, $5::timestamptz), updated_at = $2, progress = NULL, progress_at = NULL
       WHERE id = $1`,
     [id, result.now, result.added, result.nextRunAt, result.seenUntil],
   );
@@ -115,7 +133,7 @@ export async function recordBotFailure(db: Queryable, id: string, failure: { mes
             error_message = $2, error_count = error_count + 1,
             next_run_at = CASE WHEN status = 'stopped' THEN NULL
                           ELSE $3::timestamptz + least(power(2, least(error_count, 20)), $4) * interval '1 minute' END,
-            updated_at = $3
+            updated_at = $3, progress = NULL, progress_at = NULL
       WHERE id = $1`,
     [id, failure.message.slice(0, 1000), failure.now, failure.maxBackoffMinutes],
   );
@@ -123,7 +141,7 @@ export async function recordBotFailure(db: Queryable, id: string, failure: { mes
 
 /** A pass that could not run now (quota): the next try at `until`, the state otherwise untouched. */
 export async function deferBot(db: Queryable, id: string, until: Date): Promise<void> {
-  await db.none(`UPDATE bots SET next_run_at = CASE WHEN status = 'stopped' THEN NULL ELSE $2::timestamptz END WHERE id = $1`, [id, until]);
+  await db.none(`UPDATE bots SET next_run_at = CASE WHEN status = 'stopped' THEN NULL ELSE $2::timestamptz END, progress = NULL, progress_at = NULL WHERE id = $1`, [id, until]);
 }
 
 // ---- quota warning ------------------------------------------------------------------------------
@@ -158,6 +176,59 @@ export async function clearQuotaWarning(db: Queryable, options: { expiredAt?: Da
 // ---- platform records -----------------------------------------------------------------------------
 
 /** Which of these videos already have a schedule. */
+/** The progress of the pass a bot runs now; null when the pass ended without recording its outcome (shutdown). */
+export async function setBotProgress(db: Queryable, id: string, progress: BotProgress | null): Promise<void> {
+  await db.none('UPDATE bots SET progress = $2::jsonb, progress_at = CASE WHEN $2::jsonb IS NULL THEN NULL ELSE now() END WHERE id = $1', [id, progress === null ? null : JSON.stringify(progress)]);
+}
+
+export type CollectedPlatform = 'video' | 'post';
+
+/** Videos among `videoIds` that a bot collected before or that have a schedule (saved by an administrator). */
+export async function knownVideos(db: Queryable, videoIds: readonly string[]): Promise<Set<string>> {
+  if (videoIds.length === 0) return new Set();
+  const rows = await db.any<{ id: string }>(
+    `SELECT item_id AS id FROM collected_items WHERE platform = 'video' AND item_id = ANY($1::text[])
+     UNION SELECT video_id FROM video_schedules WHERE video_id = ANY($1::text[])`,
+    [videoIds],
+  );
+  return new Set(rows.map((row) => row.id));
+}
+
+/** Posts of the account that a bot collected before or that have a schedule. */
+export async function knownPosts(db: Queryable, username: string): Promise<Set<string>> {
+  const rows = await db.any<{ id: string }>(
+    `SELECT item_id AS id FROM collected_items WHERE platform = 'post' AND source = lower($1)
+     UNION SELECT post_id FROM post_schedules WHERE lower(username) = lower($1)`,
+    [username],
+  );
+  return new Set(rows.map((row) => row.id));
+}
+
+/**
+ * Records the items as collected and appends the outbox entry of each item recorded now, in one
+ * transaction (the relay publishes them for the schedule writer). An item collected before, by
+ * this pass, another pass or another process, is skipped. Returns how many were new.
+ */
+export async function recordCollected(
+  db: Queryable,
+  collected: { platform: CollectedPlatform; source: string; botId: string; items: Array<{ topic: string; key: string; value: unknown }> },
+): Promise<number> {
+  const items = [...new Map(collected.items.map((item) => [item.key, item])).values()];
+  if (items.length === 0) return 0;
+  return db.tx('collected-items', async (tx) => {
+    const rows = await tx.any<{ item_id: string }>(
+      `INSERT INTO collected_items (platform, item_id, source, bot_id)
+       SELECT $1, id, $2, $3 FROM unnest($4::text[]) AS id
+       ON CONFLICT (platform, item_id) DO NOTHING RETURNING item_id`,
+      [collected.platform, collected.source, collected.botId, items.map((item) => item.key)],
+    );
+    const fresh = new Set(rows.map((row) => row.item_id));
+    const entries = items.filter((item) => fresh.has(item.key));
+    await appendOutbox(tx, ...entries.map((item) => ({ topic: item.topic, key: item.key, payload: item.value })));
+    return entries.length;
+  });
+}
+
 export async function videosWithSchedules(db: Queryable, videoIds: readonly string[]): Promise<Set<string>> {
   if (videoIds.length === 0) return new Set();
   const rows = await db.any<{ video_id: string }>('SELECT video_id FROM video_schedules WHERE video_id = ANY($1::text[])', [videoIds]);
