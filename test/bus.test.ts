@@ -344,7 +344,8 @@ test.serial('outbox: one relay is active among several; a standby takes over whe
   await append(0, 30);
   t.true(await until(() => reader.received.length >= 30));
   const holders = await database.db.one<{ count: number }>(
-    "SELECT count(*)::bigint AS count FROM pg_locks WHERE locktype = 'advisory' AND objid = 7281006 AND objsubid = 1 AND granted",
+    // pg_locks is cluster-wide: other test files' relays hold the same key in their own databases.
+    "SELECT count(*)::bigint AS count FROM pg_locks WHERE locktype = 'advisory' AND objid = 7281006 AND objsubid = 1 AND granted AND database = (SELECT oid FROM pg_database WHERE datname = current_database())",
   );
   t.is(holders.count, 1, 'exactly one relay holds the lock');
   // Stop both one after the other while entries keep coming: whichever was active, the other takes over.

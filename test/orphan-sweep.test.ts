@@ -64,7 +64,7 @@ test('after a simulated crash the start sweep removes orphans and old .part file
       const deadline = Date.now() + 15_000;
       let metrics = '';
       while (Date.now() < deadline) {
-        metrics = await (await fetch(`${service.url}/metrics`)).text();
+        metrics = await (await fetch(`${service.metricsUrl}/metrics`)).text();
         if (/storage_orphans_removed_total\{kind="object"\} [1-9]/.test(metrics)) break;
         await new Promise((r) => setTimeout(r, 100));
       }
@@ -98,7 +98,7 @@ test('an actors-less process (ROLE=edge) does not sweep', async (t) => {
     try {
       await new Promise((r) => setTimeout(r, 500));
       t.true(await exists(orphan));
-      t.regex(await (await fetch(`${service.url}/metrics`)).text(), /storage_orphans_removed_total\{kind="object"\} 0\b/);
+      t.regex(await (await fetch(`${service.metricsUrl}/metrics`)).text(), /storage_orphans_removed_total\{kind="object"\} 0\b/);
     } finally {
       await service.stop();
     }
