@@ -267,7 +267,7 @@ export async function startService(config: Config, options: ServiceOptions = {})
       } catch (error) {
         edge.stopListening();
         edge.closeConnections();
-        throw new Error(`METRICS_PORT: could not listen on port ${config.metricsPort}: ${(error as Error).message}`);
+        throw new ConfigError('METRICS_PORT', `port ${config.metricsPort} is already in use by another process (${(error as Error).message}); stop that process or set METRICS_PORT to a free port`);
       }
       logger.info({ port: edge.port, metricsPort: metricsServer.port, roles: [...config.roles] }, 'listening');
     }

@@ -29,7 +29,7 @@ const exited = () => server.exitCode !== null || server.signalCode !== null;
 
 /** The environment of a user's shell: embedded PostgreSQL, nothing of the test run's own services. */
 function userEnv(port: number): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: 'warn' };
+  const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: 'warn', METRICS_PORT: '0' };
   for (const name of ['DATABASE_URL', 'KAFKA_BROKERS', 'OPENSEARCH_URL', 'JWT_SECRET', 'ROLE', 'BOTS_CONFIG', 'STORAGE_URL', 'SMTP_URL']) delete env[name];
   return env;
 }

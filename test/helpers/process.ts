@@ -73,7 +73,7 @@ export function signalAll(pids: number[], signal: NodeJS.Signals): void {
 export function spawnService(env: Record<string, string>, options: { detached?: boolean } = {}) {
   const child = spawn(process.execPath, ['--import', 'tsx', 'shared/main.ts'], {
     // DATABASE_URL empty: the embedded default even when the run itself uses an outside cluster.
-    env: { ...process.env, DATABASE_URL: '', JWT_SECRET: '', LOG_LEVEL: 'info', ...env },
+    env: { ...process.env, DATABASE_URL: '', JWT_SECRET: '', LOG_LEVEL: 'info', METRICS_PORT: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: options.detached ?? false,
   });

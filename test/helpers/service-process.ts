@@ -28,7 +28,7 @@ export async function startProcess(database: TestDatabase, env: Record<string, s
   const port = options.port ?? (await freePort());
   const dataDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), 'schedule-process-')));
   const child = spawn(process.execPath, ['--import', 'tsx', 'shared/main.ts'], {
-    env: { ...process.env, PORT: String(port), DATABASE_URL: database.url, JWT_SECRET: 'real-client-test-secret-'.padEnd(48, 'x'), DATA_DIR: dataDir, LOG_LEVEL: 'info', ...env },
+    env: { ...process.env, PORT: String(port), DATABASE_URL: database.url, JWT_SECRET: 'real-client-test-secret-'.padEnd(48, 'x'), DATA_DIR: dataDir, LOG_LEVEL: 'info', METRICS_PORT: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const output: string[] = [];
