@@ -153,6 +153,11 @@ export class Context {
     return this.headers[name];
   }
 
+  /** The query string as sent, without `?` (a cache key). */
+  get queryString(): string {
+    return this.rawQuery;
+  }
+
   get query(): URLSearchParams {
     this.parsedQuery ??= new URLSearchParams(this.rawQuery);
     return this.parsedQuery;

@@ -104,31 +104,39 @@ export function startEdge(router: Router, hooks: EdgeHooks, logger: Logger, port
   const trustProxy = options.trustProxy ?? 0;
   const app = uWS.App();
   let inFlight = 0;
+  // Forwarding headers mean nothing unless a trusted proxy wrote them: not even read then.
+  const captured = trustProxy > 0 ? CAPTURED_HEADERS : CAPTURED_HEADERS.filter((name) => name !== 'x-forwarded-for' && name !== 'x-real-ip');
+  /** True inside uWS's request callback, where writes are corked already. */
+  let synchronous = false;
 
   const write = (res: uWS.HttpResponse, ctx: Context, route: Route | null, startedAt: number, status: number, headers: Record<string, string>, body: string | Uint8Array | null) => {
     if (ctx.aborted) return;
     ctx.aborted = true; // answered: later writes are ignored
     inFlight--;
     const early = earlyAnswer(ctx.bodyReader, ctx.header('content-length'));
-    res.cork(() => {
-      res.writeStatus(statusLine(status));
-      res.writeHeader('X-Request-Id', ctx.requestId);
-      res.writeHeader('Access-Control-Allow-Origin', '*');
-      res.writeHeader('Access-Control-Expose-Headers', CORS_EXPOSE_HEADERS);
-      for (const name in headers) res.writeHeader(name, headers[name]!);
-      if (early === 'linger') {
-        // Past the limit: say the connection ends, stop reading and let the idle timeout close it.
-        // Closing now would reset a socket with unread data, and a client still sending (undici,
-        // browsers) would lose this answer with it.
-        res.writeHeader('Connection', 'close');
-        res.pause();
-      }
-      if (body === null) res.endWithoutBody(0);
-      else if (ctx.method === 'head') res.endWithoutBody(typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength);
-      else res.end(body);
-    });
+    // uWS corks the synchronous scope of a request handler itself; later answers cork here.
+    if (synchronous) writeResponse(res, ctx, status, headers, body, early);
+    else res.cork(() => writeResponse(res, ctx, status, headers, body, early));
     hooks.observe?.(route?.path ?? 'unmatched', ctx.method, status, (performance.now() - startedAt) / 1000);
     if (tracing) endRequestSpan(ctx, status);
+  };
+
+  const writeResponse = (res: uWS.HttpResponse, ctx: Context, status: number, headers: Record<string, string>, body: string | Uint8Array | null, early: 'drain' | 'linger' | null) => {
+    res.writeStatus(statusLine(status));
+    res.writeHeader('X-Request-Id', ctx.requestId);
+    res.writeHeader('Access-Control-Allow-Origin', '*');
+    res.writeHeader('Access-Control-Expose-Headers', CORS_EXPOSE_HEADERS);
+    for (const name in headers) res.writeHeader(name, headers[name]!);
+    if (early === 'linger') {
+      // Past the limit: say the connection ends, stop reading and let the idle timeout close it.
+      // Closing now would reset a socket with unread data, and a client still sending (undici,
+      // browsers) would lose this answer with it.
+      res.writeHeader('Connection', 'close');
+      res.pause();
+    }
+    if (body === null) res.endWithoutBody(0);
+    else if (ctx.method === 'head') res.endWithoutBody(typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength);
+    else res.end(body);
   };
 
   const writeError = (res: uWS.HttpResponse, ctx: Context, route: Route | null, startedAt: number, error: unknown) => {
@@ -275,12 +283,17 @@ export function startEdge(router: Router, hooks: EdgeHooks, logger: Logger, port
     write(res, ctx, route, startedAt, 200, headers, body);
   };
 
-  app.any('/*', (res, req) => {
+  /** Routes and answers one request; returns its context, answered or not. */
+  const handle = (res: uWS.HttpResponse, req: uWS.HttpRequest): Context => {
     const startedAt = performance.now();
     const method = req.getMethod();
     const path = req.getUrl();
+    // uWS does not count endWithoutBody(length > 0) as an answer: HEAD always needs an abort
+    // handler, attached before any answer (no response may be touched after it ended).
+    let headContext: Context | null = null;
+    if (method === 'head') res.onAborted(() => headContext && aborted(headContext));
     const headers: Partial<Record<HeaderName, string>> = {};
-    for (const name of CAPTURED_HEADERS) {
+    for (const name of captured) {
       const value = req.getHeader(name);
       if (value !== '') headers[name] = value;
     }
@@ -301,33 +314,22 @@ export function startEdge(router: Router, hooks: EdgeHooks, logger: Logger, port
     try {
       match = method === 'options' ? router.match('get', path) : router.match(routeMethod, path);
     } catch (error) {
-      ctx = new Context(method, path, '', headers, ip, requestId, null);
-      res.onAborted(() => {
-        if (!ctx.aborted) inFlight--;
-        ctx.aborted = true;
-      });
+      ctx = headContext = new Context(method, path, '', headers, ip, requestId, null);
       writeError(res, ctx, null, startedAt, error);
-      return;
+      return ctx;
     }
     const route = match && 'route' in match ? match.route : null;
     const limit = route?.bodyLimit ?? DEFAULT_BODY_LIMIT;
     const reader = METHODS_WITH_BODY.has(method) ? new BodyReader(limit) : null;
-    ctx = new Context(method, path, req.getQuery() ?? '', headers, ip, requestId, reader);
+    ctx = headContext = new Context(method, path, req.getQuery() ?? '', headers, ip, requestId, reader);
     if (tracing) startRequestSpan(ctx, method, route?.path ?? null, path, req.getHeader('traceparent'), req.getHeader('tracestate'));
-    res.onAborted(() => {
-      if (!ctx.aborted) inFlight--;
-      if (tracing && !ctx.aborted) endRequestSpan(ctx, 499); // the client left before the answer
-      ctx.aborted = true;
-      ctx.onAbort?.();
-      reader?.fail(new Error('request aborted'));
-    });
     // uWS delivers the body only to a handler attached before this callback returns.
     if (reader) res.onData((chunk, isLast) => reader.push(chunk, isLast));
 
     if (method === 'options') {
       if (match === null && path !== '*') {
         writeError(res, ctx, null, startedAt, new HttpError(404, '요청한 경로를 찾을 수 없습니다.'));
-        return;
+        return ctx;
       }
       // Every method routed at the path, so a browser sends the PUT or DELETE of a path that also has GET.
       const methods = new Set(['OPTIONS']);
@@ -340,16 +342,16 @@ export function startEdge(router: Router, hooks: EdgeHooks, logger: Logger, port
         'Access-Control-Allow-Headers': CORS_ALLOW_HEADERS,
         'Access-Control-Max-Age': '600',
       }, null);
-      return;
+      return ctx;
     }
     if (!match) {
       writeError(res, ctx, null, startedAt, new HttpError(404, '요청한 경로를 찾을 수 없습니다.'));
-      return;
+      return ctx;
     }
     if (!route) {
       const allowed = 'allowed' in match ? match.allowed.map((m) => m.toUpperCase()).join(', ') : '';
       writeError(res, ctx, null, startedAt, new HttpError(405, '허용되지 않는 메서드입니다.', { Allow: allowed }));
-      return;
+      return ctx;
     }
     ctx.routePath = route.path;
     ctx.params = (match as { params: Record<string, string> }).params;
@@ -359,33 +361,57 @@ export function startEdge(router: Router, hooks: EdgeHooks, logger: Logger, port
         hooks.authenticateAdmin(ctx);
       } catch (error) {
         writeError(res, ctx, route, startedAt, error);
-        return;
+        return ctx;
       }
     }
     const declared = headers['content-length'];
     if (reader && declared !== undefined && Number(declared) > limit) {
       reader.fail(new HttpError(413, '요청 본문이 너무 큽니다.'));
       writeError(res, ctx, route, startedAt, new HttpError(413, '요청 본문이 너무 큽니다.'));
-      return;
+      return ctx;
     }
 
     // A handler that answers synchronously (a cached month) is written in this same callback,
     // corked by uWS itself; a promise is answered when it settles.
-    const finish = (result: Reply) => {
-      // A body over the limit fails the reader even when the handler never read it.
-      if (reader?.failed instanceof HttpError) throw reader.failed;
-      // A success waits for the rest of the body, so the keep-alive connection stays usable.
-      if (reader && !reader.complete && !reader.failed) {
-        reader.buffer().then(() => answer(res, ctx, route, startedAt, result), (error: unknown) => writeError(res, ctx, route, startedAt, error));
-      } else answer(res, ctx, route, startedAt, result);
-    };
     try {
       const result = tracing ? inRequestSpan(ctx, () => route.handler(ctx)) : route.handler(ctx);
       if (result instanceof Promise) {
-        result.then(finish).catch((error: unknown) => writeError(res, ctx, route, startedAt, error));
-      } else finish(result);
+        result.then((settled) => finish(res, ctx, route, startedAt, settled)).catch((error: unknown) => writeError(res, ctx, route, startedAt, error));
+      } else finish(res, ctx, route, startedAt, result);
     } catch (error) {
       writeError(res, ctx, route, startedAt, error);
+    }
+    return ctx;
+  };
+
+  const finish = (res: uWS.HttpResponse, ctx: Context, route: Route, startedAt: number, result: Reply) => {
+    const reader = ctx.bodyReader;
+    // A body over the limit fails the reader even when the handler never read it.
+    if (reader?.failed instanceof HttpError) throw reader.failed;
+    // A success waits for the rest of the body, so the keep-alive connection stays usable.
+    if (reader && !reader.complete && !reader.failed) {
+      reader.buffer().then(() => answer(res, ctx, route, startedAt, result), (error: unknown) => writeError(res, ctx, route, startedAt, error));
+    } else answer(res, ctx, route, startedAt, result);
+  };
+
+  /** The client left before the answer (or during a streamed file). */
+  const aborted = (ctx: Context) => {
+    if (!ctx.aborted) inFlight--;
+    if (tracing && !ctx.aborted) endRequestSpan(ctx, 499);
+    ctx.aborted = true;
+    ctx.onAbort?.();
+    ctx.bodyReader?.fail(new Error('request aborted'));
+  };
+
+  app.any('/*', (res, req) => {
+    synchronous = true;
+    try {
+      const ctx = handle(res, req);
+      // Answered in this callback (a cached month, a 404): uWS needs no abort handler. Otherwise
+      // one is required before the callback returns (HEAD has its own, see handle).
+      if (!ctx.aborted && ctx.method !== 'head') res.onAborted(() => aborted(ctx));
+    } finally {
+      synchronous = false;
     }
   });
 

@@ -91,7 +91,13 @@ export function scheduleRoutes(s: Services): Route[] {
     return reply({ schedules, total: page.total, hasMore: offset + page.ids.length < page.total });
   }
 
+  // Clients ask for few distinct months: the year and month of a query string seen before, without
+  // parsing it again (only strings naming both, so the answer does not depend on today's date).
+  const knownMonths = new Map<string, number>();
+
   function list(ctx: Context): Reply | Promise<Reply> {
+    const known = knownMonths.get(ctx.queryString);
+    if (known !== undefined) return monthly(Math.floor(known / 100), known % 100);
     const text = ctx.query.get('search');
     if (text !== null) return search(ctx, text);
     const query = ctx.query;
@@ -99,6 +105,10 @@ export function scheduleRoutes(s: Services): Route[] {
     const [nowYear, nowMonth] = query.has('year') && query.has('month') ? [0, 0] : (seoulYearMonth.format(s.clock.now()).split('-').map(Number) as [number, number]);
     const year = intQuery(query, 'year', nowYear, 1900, 2999);
     const month = intQuery(query, 'month', nowMonth, 1, 12);
+    if (nowYear === 0) {
+      if (knownMonths.size >= 4096) knownMonths.clear();
+      knownMonths.set(ctx.queryString, year * 100 + month);
+    }
     return monthly(year, month);
   }
 

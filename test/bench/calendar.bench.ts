@@ -82,7 +82,7 @@ function get(url: string, headers: Record<string, string> = {}): Promise<{ statu
 // The service as a user runs it: `npm start` (all roles) on a data folder holding the demo data.
 const dataDir = await mkdtemp(join(tmpdir(), 'calendar-bench-'));
 const port = await freePort();
-const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: 'warn' };
+const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: 'warn', METRICS_PORT: '0' };
 delete env.DATABASE_URL;
 await run(process.execPath, ['--import', 'tsx', 'shared/db/demo-seed.ts'], { env });
 const server = spawn(process.execPath, ['--import', 'tsx', 'shared/main.ts'], { env, stdio: ['ignore', 'ignore', 'inherit'] });
