@@ -61,6 +61,22 @@ export function planFile(file: OpenedFile, request: { head: boolean; ifNoneMatch
 
 const CHUNK = 64 * 1024;
 
+/** Hands one chunk of a `total`-byte body to the socket, corked, the status and headers before the first: [ok, done] of tryEnd. */
+function chunkWriter(res: uWS.HttpResponse, total: number, writeHead: () => void): (chunk: Buffer) => [boolean, boolean] {
+  let headWritten = false;
+  return (chunk) => {
+    let result: [boolean, boolean] = [false, false];
+    res.cork(() => {
+      if (!headWritten) {
+        headWritten = true;
+        writeHead();
+      }
+      result = res.tryEnd(chunk, total);
+    });
+    return result;
+  };
+}
+
 /**
  * Writes the range of a file that reads by position as the body, through one buffer reused for
  * every chunk: a chunk is read only after the socket took the previous one whole. Same contract
@@ -71,7 +87,7 @@ export function pumpToResponse(res: uWS.HttpResponse, file: OpenedFile & { readI
   const buffer = Buffer.allocUnsafe(Math.min(CHUNK, total));
   let position = range.start;
   let over = false;
-  let headWritten = false;
+  const writeChunk = chunkWriter(res, total, writeHead);
   const finish = (ok: boolean, close = false) => {
     if (over) return;
     over = true;
@@ -92,14 +108,7 @@ export function pumpToResponse(res: uWS.HttpResponse, file: OpenedFile & { readI
       if (read === 0) return finish(false, true);
       const chunk = buffer.subarray(0, read);
       const offset = res.getWriteOffset();
-      let result: [boolean, boolean] = [false, false];
-      res.cork(() => {
-        if (!headWritten) {
-          headWritten = true;
-          writeHead();
-        }
-        result = res.tryEnd(chunk, total);
-      });
+      const result = writeChunk(chunk);
       position += read;
       if (result[1]) return finish(true);
       if (!result[0]) {
@@ -130,7 +139,7 @@ export function pumpToResponse(res: uWS.HttpResponse, file: OpenedFile & { readI
  */
 export function pipeToResponse(res: uWS.HttpResponse, stream: Readable, total: number, writeHead: () => void, finished: (ok: boolean) => void): () => void {
   let over = false;
-  let headWritten = false;
+  const writeChunk = chunkWriter(res, total, writeHead);
   const finish = (ok: boolean) => {
     if (over) return;
     over = true;
@@ -140,15 +149,7 @@ export function pipeToResponse(res: uWS.HttpResponse, stream: Readable, total: n
   stream.on('data', (chunk: Buffer) => {
     if (over) return;
     const offset = res.getWriteOffset();
-    let result: [boolean, boolean] = [false, false];
-    res.cork(() => {
-      if (!headWritten) {
-        headWritten = true;
-        writeHead();
-      }
-      result = res.tryEnd(chunk, total);
-    });
-    const [ok, done] = result;
+    const [ok, done] = writeChunk(chunk);
     if (done) finish(true);
     else if (!ok) {
       // The socket took part of the chunk: the rest goes when it drains, then reading resumes.

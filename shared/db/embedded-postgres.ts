@@ -109,7 +109,8 @@ async function parentOf(pid: number): Promise<number | null> {
   return Number.isInteger(parent) ? parent : null;
 }
 
-const alive = (pid: number) => {
+/** The process runs (a zombie, exited but not reaped, does not count). */
+export const alive = (pid: number) => {
   try {
     process.kill(pid, 0);
   } catch {

@@ -1,11 +1,10 @@
 // The real process (`node --import tsx shared/main.ts`) on the embedded default: no DATABASE_URL,
 // PostgreSQL started from the npm binaries under a DATA_DIR of its own in a temp folder.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { chmod, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort } from '../../shared/db/embedded-postgres.ts';
+import { alive, freePort } from '../../shared/db/embedded-postgres.ts';
 
 export const ADMIN = { username: 'admin', password: 'admin-password-1' };
 
@@ -25,20 +24,7 @@ export interface ServiceProcess {
   kill(): Promise<void>;
 }
 
-export const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return false;
-  }
-  // An exited child of a parent that does not reap it (an orphan's new parent may not) stays a zombie.
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
-  } catch {
-    return true;
-  }
-};
+export { alive };
 
 /** The process group of a pid (Linux /proc). */
 export async function processGroup(pid: number): Promise<number> {
