@@ -238,7 +238,15 @@ export async function startService(config: Config, options: ServiceOptions = {})
     }
     // Every role listens on PORT (probes everywhere, the API only in the edge role) and on METRICS_PORT (/metrics).
     const router = new Router();
-    router.add(...healthRoutes(services, { ready: () => ready, ...(pipelineGatesReadiness ? { pipeline: pipelineHealth } : {}) }, router));
+    // Roles that consume the bus are not ready while a consumer or the relay does not work.
+    if (pipelineGatesReadiness) {
+      services.readiness.add('bus', () => {
+        const health = pipelineHealth();
+        if (!health.ok) logger.warn({ failing: health.components.filter((c) => !c.ok) }, 'not ready: a bus component does not work');
+        return health.ok;
+      });
+    }
+    router.add(...healthRoutes(services, { ready: () => ready }, router));
     if (config.roles.has('edge')) {
       // Administrator routes also check that the token's administrator still exists.
       router.add(...requireExistingAdmin(services, [

@@ -15,6 +15,7 @@ import { ConfigError, DEFAULT_GROUP_NAMES, loadConfig } from '../shared/config.t
 import { startFakeVideoPlatform, type FakeVideo, type FakeVideoPlatform } from './fakes/video-platform.ts';
 import { insertMember } from './helpers/factory.ts';
 import { adminToken, call, startTestService, type TestService } from './helpers/service.ts';
+import { waitFor } from './helpers/wait.ts';
 
 const API_KEY = 'AIzaExactBotsKey-0123456789';
 const CHANNEL = 'UCexactchannel0000000000';
@@ -29,16 +30,6 @@ let members: number[];
 const db = () => service.running.services.db;
 const api = (method: string, path: string) => call(service.url, method, path, { token });
 const bot = async (id: string) => ((await api('GET', '/api/admin/bots/')).body as Array<Record<string, any>>).find((b) => b.id === id)!;
-
-async function waitFor<T>(what: string, probe: () => Promise<T | null | undefined | false>, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== null && value !== undefined && value !== false) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
 
 function uploads(prefix: string, count: number): FakeVideo[] {
   return Array.from({ length: count }, (_, i) => ({

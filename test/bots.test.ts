@@ -12,6 +12,7 @@ import { snowflakeFor, startFakeMirror, type FakeMirror, type FakePost } from '.
 import { startFakeVideoPlatform, type FakeVideo, type FakeVideoPlatform } from './fakes/video-platform.ts';
 import { insertMember } from './helpers/factory.ts';
 import { adminToken, call, startTestService, type TestService } from './helpers/service.ts';
+import { waitFor } from './helpers/wait.ts';
 
 const API_KEY = 'AIzaBotsTestKey-0123456789';
 const MAIN_CHANNEL = 'UCmainchannel0000000000a';
@@ -51,16 +52,6 @@ let botsFile: string;
 const db = () => service.running.services.db;
 const api = (method: string, path: string, json?: unknown, auth: string | null = token) =>
   call(service.url, method, path, { ...(json === undefined ? {} : { json }), ...(auth ? { token: auth } : {}) });
-
-async function waitFor<T>(what: string, probe: () => Promise<T | null | undefined | false>, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== null && value !== undefined && value !== false) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 const videoCount = async (channelId: string) =>
   (await db().one<{ n: number }>('SELECT count(*)::int AS n FROM video_schedules WHERE channel_id = $1', [channelId])).n;

@@ -28,7 +28,7 @@ async function loginBurst(server: ServiceProcess) {
   );
   // The signal must come while the requests are inside the server, not queued in the kernel.
   const deadline = Date.now() + 20_000;
-  while (Date.now() < deadline && (await inFlight(server.url)) + answered < BURST) await new Promise((r) => setTimeout(r, 10));
+  while (Date.now() < deadline && (await inFlight(server)) + answered < BURST) await new Promise((r) => setTimeout(r, 10));
   return { statuses: Promise.all(statuses), answeredBeforeSignal: answered };
 }
 

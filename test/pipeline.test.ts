@@ -18,6 +18,7 @@ import { startFakeVideoPlatform, type FakeVideo, type FakeVideoPlatform } from '
 import { createTestDatabase, type TestDatabase } from './helpers/database.ts';
 import { insertMember } from './helpers/factory.ts';
 import { adminToken, call, startTestService, type TestService } from './helpers/service.ts';
+import { waitFor } from './helpers/wait.ts';
 
 const API_KEY = 'AIzaPipelineKey-0123456789';
 const CHANNEL = 'UCpipelinechannel0000000';
@@ -41,16 +42,6 @@ let yuna: number;
 
 const db = () => service.running.services.db;
 const api = (method: string, path: string) => call(service.url, method, path, { token });
-
-async function waitFor<T>(what: string, probe: () => Promise<T | null | undefined | false>, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== null && value !== undefined && value !== false) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 /** Uploads `from`..`to - 1`, an hour apart; every seventh is an advertisement the filter drops. */
 function uploads(from: number, to: number): FakeVideo[] {

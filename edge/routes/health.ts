@@ -6,20 +6,13 @@
 import { Type } from '@sinclair/typebox';
 import { buildOpenApi } from '../../schemas/openapi.ts';
 import { HttpError } from '../../shared/errors.ts';
-import type { BusHealth } from '../../shared/bus/bus.ts';
 import type { Services } from '../../shared/services.ts';
 import { reply } from '../context.ts';
 import type { Route, Router } from '../router.ts';
 
 const Probe = Type.Object({ status: Type.String() });
 
-export interface ReadinessState {
-  ready: () => boolean;
-  /** The bus consumers and relay of this process; not ready while one of them is not ok. */
-  pipeline?: () => BusHealth;
-}
-
-export function healthRoutes(s: Services, state: ReadinessState, router: Router): Route[] {
+export function healthRoutes(s: Services, state: { ready: () => boolean }, router: Router): Route[] {
   // Answering at all proves the event loop turns; a stalled loop times the probe out.
   let openapi: string | null = null;
   const tags = ['operations'];
@@ -33,12 +26,6 @@ export function healthRoutes(s: Services, state: ReadinessState, router: Router)
       method: 'get', path: '/readyz',
       handler: async () => {
         if (!state.ready()) throw new HttpError(503, '서비스가 종료 중입니다.', { 'Retry-After': '5' });
-        const pipeline = state.pipeline?.();
-        if (pipeline && !pipeline.ok) {
-          const failing = pipeline.components.filter((c) => !c.ok);
-          s.logger.warn({ failing }, 'not ready: a bus component does not work');
-          throw new HttpError(503, `메시지 처리 구성 요소가 정상이 아닙니다: ${failing.map((c) => c.name).join(', ')}`, { 'Retry-After': '5' });
-        }
         const { ready, failing } = await s.readiness.check();
         if (!ready) throw new HttpError(503, `서비스를 사용할 수 없습니다 (${failing.join(', ')}).`, { 'Retry-After': '5' });
         return reply({ status: 'ready' });

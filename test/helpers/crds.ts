@@ -69,7 +69,8 @@ function reachedRules(schema: Any, data: unknown, path: string, out: string[]): 
   }
 }
 
-function yamlFiles(dir: string, out: string[] = []): string[] {
+/** Every YAML file below `dir`, sorted. */
+export function yamlFiles(dir: string, out: string[] = []): string[] {
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     const path = join(dir, entry.name);
     if (entry.isDirectory()) yamlFiles(path, out);

@@ -22,11 +22,12 @@
 // `oneOf` is read as a union (`anyOf`): the specification writes its union types as oneOf with
 // branches that overlap (a sort clause `{ "_score": { "order": "desc" } }` is both a field with
 // options and the `_score` sort option, so strict oneOf refuses it), which OpenSearch accepts.
-import { readdirSync, readFileSync, existsSync } from 'node:fs';
+import { readFileSync, existsSync } from 'node:fs';
 import { join, posix, relative } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import { parse } from 'yaml';
+import { yamlFiles } from './crds.ts';
 
 // Specification documents are free-form JSON; every field is read explicitly.
 type Any = any;
@@ -77,15 +78,6 @@ interface Route {
 
 const escapePointer = (token: string) => token.replace(/~/g, '~0').replace(/\//g, '~1');
 const unescapePointer = (token: string) => token.replace(/~1/g, '/').replace(/~0/g, '~');
-
-function yamlFiles(dir: string, out: string[] = []): string[] {
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) yamlFiles(path, out);
-    else if (/\.ya?ml$/.test(entry.name)) out.push(path);
-  }
-  return out.sort();
-}
 
 export class OpenSearchSpec {
   readonly dir: string;

@@ -11,6 +11,8 @@ export const ADMIN = { username: 'admin', password: 'admin-password-1' };
 export interface ServiceProcess {
   child: ChildProcess;
   url: string;
+  /** Where /metrics is served (METRICS_PORT). */
+  metricsUrl: string;
   port: number;
   dataDir: string;
   /** stdout and stderr, as written. */
@@ -82,11 +84,12 @@ export async function startEmbeddedService(
   options: { detached?: boolean; /** Reuse this data root (a restart); the caller removes it. */ root?: string } = {},
 ): Promise<ServiceProcess> {
   const port = await freePort();
+  const metricsPort = await freePort();
   const ownRoot = options.root === undefined;
   const root = options.root ?? (await dataRoot());
   const dataDir = join(root, 'data');
   const startedAt = performance.now();
-  const { child, output, exited } = spawnService({ PORT: String(port), DATA_DIR: dataDir, ADMIN_USERNAME: ADMIN.username, ADMIN_PASSWORD: ADMIN.password, ...env }, options);
+  const { child, output, exited } = spawnService({ PORT: String(port), METRICS_PORT: String(metricsPort), DATA_DIR: dataDir, ADMIN_USERNAME: ADMIN.username, ADMIN_PASSWORD: ADMIN.password, ...env }, options);
   const url = `http://127.0.0.1:${port}`;
   const postgresPid = async () => Number((await readFile(join(dataDir, 'pg', 'postmaster.pid'), 'utf8')).split('\n')[0]);
   const kill = async () => {
@@ -103,7 +106,7 @@ export async function startEmbeddedService(
     if (child.exitCode !== null) throw new Error(`process exited early: ${output.join('')}`);
     const status = await fetch(`${url}/readyz`).then((r) => r.status, () => 0);
     if (status === 200) {
-      return { child, url, port, dataDir, output, exited, startMs: Math.round(performance.now() - startedAt), postgresPid, kill };
+      return { child, url, metricsUrl: `http://127.0.0.1:${metricsPort}`, port, dataDir, output, exited, startMs: Math.round(performance.now() - startedAt), postgresPid, kill };
     }
     await new Promise((r) => setTimeout(r, 100));
   }
@@ -111,9 +114,10 @@ export async function startEmbeddedService(
   throw new Error(`process did not become ready: ${output.join('')}`);
 }
 
-/** Requests received and not yet answered, from /metrics (the /metrics request itself excluded). */
-export async function inFlight(url: string): Promise<number> {
-  const text = await fetch(`${url}/metrics`).then((r) => r.text());
+/** API requests received and not yet answered, from the process's METRICS_PORT (a separate listener, not counted). */
+export async function inFlight(server: ServiceProcess): Promise<number> {
+  const text = await fetch(`${server.metricsUrl}/metrics`).then((r) => r.text());
   const match = /^http_requests_in_flight (\d+)/m.exec(text);
-  return match ? Number(match[1]) - 1 : 0;
+  if (!match) throw new Error('http_requests_in_flight is missing from /metrics');
+  return Number(match[1]);
 }

@@ -1,11 +1,12 @@
 // The real process (`node --import tsx shared/main.ts`) on a free port, a temporary DATA_DIR and a
 // test database, for tests that must see what real clients see on the wire.
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from '../../shared/db/embedded-postgres.ts';
 import type { TestDatabase } from './database.ts';
+import { spawnService } from './process.ts';
 
 export interface ServiceProcess {
   child: ChildProcess;
@@ -27,14 +28,7 @@ export interface ProcessOptions {
 export async function startProcess(database: TestDatabase, env: Record<string, string> = {}, options: ProcessOptions = {}): Promise<ServiceProcess> {
   const port = options.port ?? (await freePort());
   const dataDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), 'schedule-process-')));
-  const child = spawn(process.execPath, ['--import', 'tsx', 'shared/main.ts'], {
-    env: { ...process.env, PORT: String(port), DATABASE_URL: database.url, JWT_SECRET: 'real-client-test-secret-'.padEnd(48, 'x'), DATA_DIR: dataDir, LOG_LEVEL: 'info', METRICS_PORT: '0', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const output: string[] = [];
-  child.stdout!.on('data', (chunk: Buffer) => output.push(chunk.toString()));
-  child.stderr!.on('data', (chunk: Buffer) => output.push(chunk.toString()));
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  const { child, output, exited } = spawnService({ PORT: String(port), DATABASE_URL: database.url, JWT_SECRET: 'real-client-test-secret-'.padEnd(48, 'x'), DATA_DIR: dataDir, ...env });
   if (options.dataDir === undefined) void exited.then(() => rm(dataDir, { recursive: true, force: true }));
   const url = `http://127.0.0.1:${port}`;
   const stop = async () => {
