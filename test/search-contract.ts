@@ -168,6 +168,38 @@ export function registerSearchContract(name: string, setup: () => Promise<Search
     t.deepEqual(await index.search('페이지', { offset: 30, limit: 10 }), { ids: [], total: 25 });
   });
 
+  test.serial(`${name}: past 1,000 matches the total is 1000 with hasMore, and every page is still in exact rank order`, async (t) => {
+    const index = await emptyIndex();
+    // 1,300 schedules holding 가을축제 in one field each (a tenth in the title, a tenth in the
+    // school, a tenth at the venue, a tenth in the members, the rest in the description), on
+    // scattered dates, some sharing a date.
+    const tiers = [8, 4, 3, 2, 1, 1, 1, 1, 1, 1];
+    const documents = Array.from({ length: 1300 }, (_, i) => {
+      const field = i % 10;
+      const day = new Date(Date.UTC(2020, 0, 1) + ((i * 7919) % 900) * 86_400_000).toISOString().slice(0, 10);
+      return schedule({
+        title: field === 0 ? `가을축제 무대 ${i}` : `일정 ${i}`,
+        sourceNames: field === 1 ? ['가을축제대학교'] : [],
+        venueNames: field === 2 ? ['가을축제 광장'] : [],
+        memberNames: field === 3 ? ['가을축제'] : [],
+        description: field >= 4 ? `올해 가을축제 안내 ${i}` : '',
+        date: day,
+      });
+    });
+    await index.rebuild(documents);
+    const expected = documents
+      .map((document, i) => ({ id: document.scheduleId, tier: tiers[i % 10]!, date: document.date }))
+      .sort((a, b) => b.tier - a.tier || (a.date < b.date ? 1 : a.date > b.date ? -1 : 0) || b.id - a.id)
+      .map((entry) => entry.id);
+    for (const [offset, limit] of [[0, 20], [120, 30], [385, 40], [990, 20], [1280, 20], [1300, 5]] as const) {
+      const page = await index.search('가을축제', { offset, limit });
+      const want = expected.slice(offset, offset + limit);
+      t.deepEqual(page.ids, want, `offset ${offset}, limit ${limit}`);
+      t.is(page.total, 1000, `offset ${offset}`);
+      t.is(page.hasMore, offset + limit < 1300, `hasMore at offset ${offset}`);
+    }
+  });
+
   test.serial(`${name}: remove drops a document; removing an unknown id is no error`, async (t) => {
     const index = await emptyIndex();
     const kept = schedule({ title: '음악방송 출연' });
@@ -200,7 +232,8 @@ export function registerSearchContract(name: string, setup: () => Promise<Search
     t.is(await index.count(), 1234);
     t.deepEqual(await ids(index, '지난'), []);
     t.deepEqual(await ids(index, '성균관대'), [fresh[0]!.scheduleId]);
-    t.is((await index.search('새로운', { offset: 0, limit: 1 })).total, 1234);
+    // 1,234 match: the total is counted up to the cap (SEARCH_TOTAL_CAP) and says more follow.
+    t.deepEqual(await index.search('새로운', { offset: 0, limit: 1 }), { ids: [fresh[1233]!.scheduleId], total: 1000, hasMore: true });
     t.is(await index.rebuild([]), 0);
     t.is(await index.count(), 0);
   });

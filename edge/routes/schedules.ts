@@ -88,7 +88,7 @@ export function scheduleRoutes(s: Services): Route[] {
     const limit = intQuery(ctx.query, 'limit', 20, 1, 100);
     const page = await s.search.search(text, { offset, limit });
     const schedules = await schedulesByIds(s.db, page.ids);
-    return reply({ schedules, total: page.total, hasMore: offset + page.ids.length < page.total });
+    return reply({ schedules, total: page.total, hasMore: page.hasMore ?? offset + page.ids.length < page.total });
   }
 
   // Clients ask for few distinct months: the year and month of a query string seen before, without
@@ -160,7 +160,7 @@ export function scheduleRoutes(s: Services): Route[] {
   return [
     {
       method: 'get', path: '/api/schedules', handler: list, cacheControl: PUBLIC_CACHE,
-      doc: { summary: 'Monthly listing with birthdays, or search with ?search=', tags, query: ScheduleListQuery, description: 'Without `search`: {year, month, schedules} of the month (default: this month in Asia/Seoul), sorted by date, then time (timed first), then the day’s birthdays in display order, then untimed items. Birthdays of current members are items with isBirthday: true and id `birthday-<memberId>-<year>`; 29 February shows on 28 February in other years. With `search`: {schedules, total, hasMore}, best match first (title, then school or source, then event venue name/address, then members, then description), `limit` at most 100; when nothing matches well, words one jamo off (a similar vowel, a doubled consonant, a missing or extra final consonant) match too, after every exact match. Strong ETag; If-None-Match → 304.', responses: { 200: Type.Union([MonthlyListing, SearchResults]), 400: ErrorResponse } },
+      doc: { summary: 'Monthly listing with birthdays, or search with ?search=', tags, query: ScheduleListQuery, description: 'Without `search`: {year, month, schedules} of the month (default: this month in Asia/Seoul), sorted by date, then time (timed first), then the day’s birthdays in display order, then untimed items. Birthdays of current members are items with isBirthday: true and id `birthday-<memberId>-<year>`; 29 February shows on 28 February in other years. With `search`: {schedules, total, hasMore}, best match first (title, then school or source, then event venue name/address, then members, then description), `limit` at most 100; `total` counts matches exactly up to 1,000: a search matching more reports 1000 and `hasMore: true` while pages follow (pages stay in exact rank order); when nothing matches well, words one jamo off (a similar vowel, a doubled consonant, a missing or extra final consonant) match too, after every exact match. Strong ETag; If-None-Match → 304.', responses: { 200: Type.Union([MonthlyListing, SearchResults]), 400: ErrorResponse } },
     },
     { method: 'post', path: '/api/schedules/sync-search', handler: syncSearch, auth: 'admin', doc: { summary: 'Rebuild the search index from the stored schedules', tags, responses: { 200: SyncSearchResponse } } },
     { method: 'get', path: '/api/schedules/:id', handler: detail, cacheControl: PUBLIC_CACHE, doc: { summary: 'A schedule with description, images and its platform record', tags, responses: { 200: ScheduleDetail, 400: ErrorResponse, 404: ErrorResponse } } },

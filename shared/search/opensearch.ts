@@ -18,7 +18,7 @@ import { isTypoCandidate, jamoWord, typoSkeleton } from '../korean/typo.ts';
 import { normalizeText } from '../korean/normalize.ts';
 import { parseUserDictionary } from '../korean/dictionary.ts';
 import type { Logger } from '../logger.ts';
-import { plainQueryWords, TIER, TYPO_TIER, type QueryAnalyzer } from './embedded.ts';
+import { plainQueryWords, SEARCH_TOTAL_CAP, TIER, TYPO_TIER, type QueryAnalyzer } from './embedded.ts';
 import type { SearchDocument, SearchIndex, SearchPage } from './search-index.ts';
 
 // Same limits as the embedded engine: both engines see the same query words.
@@ -257,7 +257,8 @@ export function searchBody(words: string[], page: { offset: number; limit: numbe
     sort: SORT,
     from: page.offset,
     size: page.limit,
-    track_total_hits: true,
+    // Counted exactly up to the cap; one more says the total is larger (SEARCH_TOTAL_CAP).
+    track_total_hits: SEARCH_TOTAL_CAP + 1,
     _source: false,
     ...(words.some(isTypoCandidate) ? { aggregations: { strong: { filter: strongQuery(words) } } } : {}),
   };
@@ -353,7 +354,11 @@ export class OpenSearchSearchIndex implements SearchIndex {
     if (words.length === 0) return { ids: [], total: 0 };
     const offset = Math.max(0, Math.floor(page.offset));
     const window = { offset: Math.min(offset, MAX_RESULT_WINDOW), limit: Math.max(0, Math.min(Math.floor(page.limit), MAX_RESULT_WINDOW - offset)) };
-    const exact = await this.searchPage(searchBody(words, window));
+    // One hit more than the page says whether another page follows when the total is capped.
+    const probe = await this.searchPage(searchBody(words, { offset: window.offset, limit: Math.min(window.limit + 1, MAX_RESULT_WINDOW - window.offset) }));
+    const exact = { ...probe, ids: probe.ids.slice(0, window.limit) };
+    // More exact matches than are counted: typo matches would only come after all of them.
+    if (exact.total > SEARCH_TOTAL_CAP) return { ids: exact.ids, total: SEARCH_TOTAL_CAP, hasMore: probe.ids.length > window.limit };
     const strong = (exact.aggregations?.strong?.doc_count ?? 1) > 0;
     if (strong || !words.some(isTypoCandidate)) return { ids: exact.ids, total: exact.total };
     // Nothing matched well: matches within one jamo edit follow the exact ones.

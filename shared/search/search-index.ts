@@ -16,7 +16,10 @@ export interface SearchDocument {
 
 export interface SearchPage {
   ids: number[];
+  /** Exact up to SEARCH_TOTAL_CAP (1,000); a query matching more reports the cap and `hasMore`. */
   total: number;
+  /** Set when more documents match than `total` counts: whether any follow this page. */
+  hasMore?: boolean;
 }
 
 export interface SearchIndex {
