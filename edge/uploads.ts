@@ -15,9 +15,12 @@ const CONTENT_TYPES: Record<ProcessedImage['format'], string> = {
   avif: 'image/avif',
 };
 
-/** Every file decoded and resized, in order; the first file that is not an acceptable image gives 400 (413 past the pixel limit). */
+/**
+ * Every file decoded and resized, in order; the first file that is not an acceptable image gives 400 (413 past the pixel limit).
+ * Takes ownership of the files' bytes (ImagePool.process): afterwards use each result's `original`.
+ */
 export async function processUploads(pool: ImagePool, files: UploadedFile[]): Promise<ProcessedImage[]> {
-  const results = await Promise.allSettled(files.map((file) => pool.process(new Uint8Array(file.bytes))));
+  const results = await Promise.allSettled(files.map((file) => pool.process(file.bytes)));
   return results.map((result, index) => {
     if (result.status === 'fulfilled') return result.value;
     const name = files[index]!.fileName || `${index + 1}번째 파일`;

@@ -5,7 +5,7 @@ import { AdminEvent, EVENT_CATEGORY_ID, EVENT_SUBTYPES, EventCreatePayload, Even
 import { compile } from '../../schemas/validate.ts';
 import type { Tx } from '../../shared/db/database.ts';
 import { logActivity } from '../../shared/db/repositories/activity-log.ts';
-import { deleteImages, insertImage } from '../../shared/db/repositories/images.ts';
+import { deleteImages, insertScheduleImages, type StoredImage } from '../../shared/db/repositories/images.ts';
 import { deleteSchedule, schedulesByIds } from '../../shared/db/repositories/schedules.ts';
 import { upsertVenue } from '../../shared/db/repositories/venues.ts';
 import { badRequest, notFound } from '../../shared/errors.ts';
@@ -29,25 +29,32 @@ const asObject = (payload: unknown): Record<string, unknown> => {
 const eventNotFound = () => notFound('해당 행사 일정을 찾을 수 없습니다.');
 const pad2 = (n: number) => String(n).padStart(2, '0');
 
-async function replaceMembers(tx: Tx, scheduleId: number, memberIds: number[]): Promise<void> {
-  await tx.none('DELETE FROM schedule_members WHERE schedule_id = $1', [scheduleId]);
+async function insertMembers(tx: Tx, scheduleId: number, memberIds: number[]): Promise<void> {
   if (memberIds.length > 0) {
     await tx.none('INSERT INTO schedule_members (schedule_id, member_id) SELECT $1, unnest($2::int[])', [scheduleId, memberIds]);
   }
 }
 
+async function replaceMembers(tx: Tx, scheduleId: number, memberIds: number[]): Promise<void> {
+  await tx.none('DELETE FROM schedule_members WHERE schedule_id = $1', [scheduleId]);
+  await insertMembers(tx, scheduleId, memberIds);
+}
+
 export function eventRoutes(s: Services): Route[] {
-  /** Stores the posters in order as image records linked to the schedule; returns their ids. */
+  /**
+   * Stores the posters' files (every variant of every poster at once), then their image records and
+   * links in one statement; returns the image ids in poster order.
+   */
   async function storePosters(tx: Tx, scheduleId: number, files: UploadedFile[], images: ProcessedImage[], firstPosition: number, name: (index: number, ext: string) => string, written: string[]): Promise<number[]> {
-    const ids: number[] = [];
-    for (const [index, image] of images.entries()) {
+    // allSettled: a failed write must not leave others still writing after the cleanup ran.
+    const results = await Promise.allSettled(images.map((image, index) => {
       const key = `event/${scheduleId}/poster/${name(index, posterExtension(files[index]!.fileName, image.format))}`;
-      const stored = await storeVariants(s.storage, image, variantKeys(key), written);
-      const imageId = await insertImage(tx, stored);
-      await tx.none('INSERT INTO schedule_images (schedule_id, image_id, position) VALUES ($1, $2, $3)', [scheduleId, imageId, firstPosition + index]);
-      ids.push(imageId);
-    }
-    return ids;
+      return storeVariants(s.storage, image, variantKeys(key), written);
+    }));
+    const failed = results.find((result) => result.status === 'rejected');
+    if (failed) throw failed.reason;
+    const stored = results.map((result) => (result as PromiseFulfilledResult<StoredImage>).value);
+    return insertScheduleImages(tx, scheduleId, stored, firstPosition);
   }
 
   const withCleanup = <T>(work: (written: string[]) => Promise<T>) => withFileCleanup(s.storage, s.logger, work);
@@ -97,16 +104,17 @@ export function eventRoutes(s: Services): Route[] {
           'INSERT INTO schedules (category_id, title, date, time) VALUES ($1, $2, $3, $4) RETURNING id',
           [EVENT_CATEGORY_ID, payload.title, payload.date, payload.time || null],
         );
-        await tx.none('INSERT INTO events (schedule_id, subtype, school_name, venue_id, post_urls) VALUES ($1, $2, $3, $4, $5)', [
+        // Posters first, so that the event row is written once with their ids.
+        const posterIds = await storePosters(tx, id, body.files, posters, 1, (index, ext) => `${pad2(index + 1)}.${ext}`, written);
+        await tx.none('INSERT INTO events (schedule_id, subtype, school_name, venue_id, post_urls, poster_image_ids) VALUES ($1, $2, $3, $4, $5, $6)', [
           id,
           payload.subtype ?? 'university',
           payload.schoolName,
           venueId,
           payload.postUrls?.length ? payload.postUrls : null,
+          posterIds.length > 0 ? posterIds : null,
         ]);
-        await replaceMembers(tx, id, memberIds);
-        const posterIds = await storePosters(tx, id, body.files, posters, 1, (index, ext) => `${pad2(index + 1)}.${ext}`, written);
-        if (posterIds.length > 0) await tx.none('UPDATE events SET poster_image_ids = $2 WHERE schedule_id = $1', [id, posterIds]);
+        await insertMembers(tx, id, memberIds); // a new schedule has no links to replace
         await logActivity(tx, { actor: 'admin', action: 'create', category: 'schedule', targetType: 'event_schedule', targetId: id, summary: `행사 일정 '${payload.title}' 등록` });
         await recordScheduleChange(tx, { scheduleId: id, action: 'create', dates: [payload.date] });
         return id;

@@ -28,6 +28,36 @@ export async function insertImage(db: Queryable, image: StoredImage): Promise<nu
   return row.id;
 }
 
+/**
+ * Image records for a schedule's posters and their links at `firstPosition`, `firstPosition + 1`, …
+ * in one statement (one round trip per upload, not two per poster); returns the ids in the order given.
+ */
+export async function insertScheduleImages(db: Queryable, scheduleId: number, images: StoredImage[], firstPosition: number): Promise<number[]> {
+  if (images.length === 0) return [];
+  const rows = await db.any<{ image_id: number; position: number }>(
+    `WITH posters AS (
+       SELECT * FROM unnest($2::text[], $3::text[], $4::text[], $5::int[], $6::int[]) WITH ORDINALITY AS p(original_key, medium_key, thumb_key, width, height, n)
+     ), inserted AS (
+       INSERT INTO images (original_url, medium_url, thumb_url, original_key, medium_key, thumb_key, width, height)
+       SELECT original_key, medium_key, thumb_key, original_key, medium_key, thumb_key, width, height FROM posters ORDER BY n
+       RETURNING id, original_key
+     )
+     INSERT INTO schedule_images (schedule_id, image_id, position)
+     SELECT $1, inserted.id, $7 + posters.n - 1 FROM inserted JOIN posters USING (original_key)
+     RETURNING image_id, position`,
+    [
+      scheduleId,
+      images.map((image) => image.originalKey),
+      images.map((image) => image.mediumKey),
+      images.map((image) => image.thumbKey),
+      images.map((image) => image.width),
+      images.map((image) => image.height),
+      firstPosition,
+    ],
+  );
+  return rows.sort((a, b) => a.position - b.position).map((row) => row.image_id);
+}
+
 /** Deletes the records and returns their storage keys, to delete the files after the commit. */
 export async function deleteImages(db: Queryable, ids: number[]): Promise<string[]> {
   if (ids.length === 0) return [];
