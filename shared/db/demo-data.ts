@@ -95,8 +95,8 @@ export const DEMO_MEMBERS: DemoMember[] = [
 const OFFICIAL_CHANNEL = { channelId: 'UCLumineDemoChannel00001', channelName: 'LUMINE 루미네' };
 const OFFICIAL_ACCOUNT = { username: 'lumine_official', displayName: 'LUMINE 루미네' };
 
-/** mulberry32: a small, fast, seeded generator; plenty for picking demo data. */
-function seededRandom(seed: number): () => number {
+/** mulberry32: a small, fast, seeded generator; plenty for picking demo data (and benchmark data). */
+export function seededRandom(seed: number): () => number {
   let state = seed >>> 0;
   return () => {
     state = (state + 0x6d2b79f5) >>> 0;

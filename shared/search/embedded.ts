@@ -48,8 +48,6 @@ const STRONG_SCORE = TIER.members;
 const MAX_TYPO_CANDIDATES = 300;
 /** Queries of more words than this matching over the cap are scored whole: their levels multiply. */
 const MAX_LEVEL_WORDS = 2;
-/** Score levels read per round trip (`rankByLevels`). */
-const LEVELS_PER_TRIP = 1;
 /** Walking the date index costs about this many times more per row than reading a row by the GIN index. */
 const WALK_FACTOR = 1.25;
 
@@ -327,14 +325,14 @@ export class EmbeddedSearchIndex implements SearchIndex {
    * read best first, each newest first, until the page and one more document are found. A level
    * estimated large is walked along the date index with its LIKEs alone (a few rows per hit); any
    * other is read from the GIN index through its tagged grams and sorted. Walking costs about
-   * `wanted × rows / size` rows and reading about `size`: the walk wins past
-   * size² > WALK_FACTOR × wanted × rows.
+   * `wanted × tableRows / size` rows and reading about `size`: the walk wins past
+   * size² > WALK_FACTOR × wanted × tableRows.
    */
   private async rankByLevels(
     words: string[],
     page: { offset: number; limit: number },
     estimatedSizes: Map<number, number>,
-    rows: number,
+    tableRows: number,
   ): Promise<{ ids: number[]; hasMore: boolean }> {
     const options = words.map(fieldsOf);
     const levels = new Map<number, Field[][]>();
@@ -344,31 +342,29 @@ export class EmbeddedSearchIndex implements SearchIndex {
     }
     const wanted = page.offset + page.limit + 1;
     const found: number[] = [];
-    const scores = [...levels.keys()].sort((a, b) => b - a);
-    // Levels go LEVELS_PER_TRIP to a round trip, each asking for the whole remainder: a level
-    // read without need costs less than one more round trip and its planning.
-    for (let i = 0; i < scores.length && found.length < wanted; i += LEVELS_PER_TRIP) {
+    // One level per round trip: the first levels usually fill the page, and reading a level
+    // without need (five at a time were tried) cost more than the round trips saved.
+    for (const score of [...levels.keys()].sort((a, b) => b - a)) {
+      if (found.length >= wanted) break;
       const { values, param } = parameters();
       const patterns = words.map((word) => param(`%${likeEscape(word)}%`));
-      const limit = param(wanted - found.length);
-      const statements = scores.slice(i, i + LEVELS_PER_TRIP).map((score) => {
-        const size = estimatedSizes.get(score) ?? 0;
-        const walk = size * size > WALK_FACTOR * wanted * rows;
-        const arms = levels.get(score)!.map((combination) => {
-          const conditions = combination.flatMap((field, w) => [
-            `${FIELD_COLUMN[field]} LIKE ${patterns[w]}`,
-            ...options[w]!.slice(0, options[w]!.indexOf(field)).map((better) => `${FIELD_COLUMN[better]} NOT LIKE ${patterns[w]}`),
-          ]);
-          if (walk) return `(${conditions.join(' AND ')})`;
-          const grams = new Set(combination.flatMap((field, w) => taggedGrams(field, words[w]!)));
-          return `(${[...conditions, `grams @> ${param([...grams])}::text[]`].join(' AND ')})`;
-        });
-        return `SET LOCAL enable_seqscan = off; SET LOCAL enable_bitmapscan = ${walk ? 'off' : 'on'}; SET LOCAL enable_indexscan = ${walk ? 'on' : 'off'};
-          SELECT schedule_id FROM search_documents WHERE ${arms.join(' OR ')} ORDER BY date DESC, schedule_id DESC LIMIT ${limit}`;
+      const size = estimatedSizes.get(score) ?? 0;
+      const walk = size * size > WALK_FACTOR * wanted * tableRows;
+      const arms = levels.get(score)!.map((combination) => {
+        const conditions = combination.flatMap((field, w) => [
+          `${FIELD_COLUMN[field]} LIKE ${patterns[w]}`,
+          ...options[w]!.slice(0, options[w]!.indexOf(field)).map((better) => `${FIELD_COLUMN[better]} NOT LIKE ${patterns[w]}`),
+        ]);
+        if (walk) return `(${conditions.join(' AND ')})`;
+        const grams = new Set(combination.flatMap((field, w) => taggedGrams(field, words[w]!)));
+        return `(${[...conditions, `grams @> ${param([...grams])}::text[]`].join(' AND ')})`;
       });
-      const results = await this.db.multi<{ schedule_id: number }>(statements.join(';\n'), values);
-      // Each statement is four results: three settings, then its rows.
-      for (let r = 3; r < results.length && found.length < wanted; r += 4) for (const match of results[r]!) if (found.length < wanted) found.push(match.schedule_id);
+      const [, , , matches = []] = await this.db.multi<{ schedule_id: number }>(
+        `SET LOCAL enable_seqscan = off; SET LOCAL enable_bitmapscan = ${walk ? 'off' : 'on'}; SET LOCAL enable_indexscan = ${walk ? 'on' : 'off'};
+         SELECT schedule_id FROM search_documents WHERE ${arms.join(' OR ')} ORDER BY date DESC, schedule_id DESC LIMIT ${param(wanted - found.length)}`,
+        values,
+      );
+      for (const match of matches) found.push(match.schedule_id);
     }
     return { ids: found.slice(page.offset, page.offset + page.limit), hasMore: found.length > page.offset + page.limit };
   }
@@ -381,7 +377,6 @@ export class EmbeddedSearchIndex implements SearchIndex {
   private async typoMatches(words: string[], someExact: boolean): Promise<number[]> {
     const { values, param } = parameters();
     const typoWords = words.filter(isTypoCandidate);
-    const otherWords = words.filter((word) => !isTypoCandidate(word));
     const typoGrams = new Set<string>();
     for (const word of typoWords) for (const gram of skeletonBigrams(word)) typoGrams.add(gram);
     const exactScores = this.exactScores(words, param);

@@ -10,6 +10,7 @@
 import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 import { connectDatabase } from '../../shared/db/database.ts';
+import { seededRandom } from '../../shared/db/demo-data.ts';
 import { migrate } from '../../shared/db/migrate.ts';
 import { choseong } from '../../shared/korean/jamo.ts';
 import { createLogger } from '../../shared/logger.ts';
@@ -30,13 +31,7 @@ const TYPO_QUERIES = 500;
 const TYPO_TARGET_P99_MS = 15;
 
 // Deterministic data: the same documents and queries on every run.
-let seed = 0x5eed;
-function random(): number {
-  seed = (seed + 0x6d2b79f5) | 0;
-  let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-}
+const random = seededRandom(0x5eed);
 const pick = <T>(values: readonly T[]): T => values[Math.floor(random() * values.length)]!;
 
 const MEMBERS = [
@@ -120,13 +115,7 @@ export function generateDocument(scheduleId: number): SearchDocument {
 
 // ---- typo queries ---------------------------------------------------------------------------------
 
-let typoSeed = 0x7e90;
-function typoRandom(): number {
-  typoSeed = (typoSeed + 0x6d2b79f5) | 0;
-  let t = Math.imul(typoSeed ^ (typoSeed >>> 15), 1 | typoSeed);
-  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-}
+const typoRandom = seededRandom(0x7e90);
 const typoPick = <T>(values: readonly T[]): T => values[Math.floor(typoRandom() * values.length)]!;
 
 // Vowel indices with a similar vowel (ㅐ/ㅔ, ㅓ/ㅕ, ㅗ/ㅛ, ㅜ/ㅠ, ㅏ/ㅑ, ㅚ/ㅙ, ㅢ/ㅣ); initials with a doubled or plain twin.

@@ -5,6 +5,7 @@
 import os from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { combineCharacter, disassembleCompleteCharacter, getChoseong } from 'es-hangul';
+import { seededRandom } from '../../shared/db/demo-data.ts';
 import { KoreanAnalyzer, SuggestionIndex } from '../../shared/korean/index.ts';
 import type { SuggestionCandidate } from '../../shared/korean/index.ts';
 
@@ -14,14 +15,7 @@ const QUERY_COUNT = 20_000;
 const SUGGESTION_LIMIT = 10;
 
 // Deterministic PRNG (mulberry32) so runs are comparable.
-let seed = 0x5eed;
-function random(): number {
-  seed = (seed + 0x6d2b79f5) | 0;
-  let t = seed;
-  t = Math.imul(t ^ (t >>> 15), t | 1);
-  t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-}
+const random = seededRandom(0x5eed);
 const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
 const between = (min: number, max: number) => min + Math.floor(random() * (max - min + 1));
 
