@@ -5,7 +5,7 @@
 // cache has nothing stale to drop. The group is deleted when the service stops.
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
-import { TOPICS, type Bus, type Subscription } from '../../shared/bus/bus.ts';
+import { TOPICS, type Bus, type BusMessage, type Subscription } from '../../shared/bus/bus.ts';
 import type { ScheduleChangedMessage } from '../../shared/schedule-changes.ts';
 import type { Services } from '../../shared/services.ts';
 
@@ -15,11 +15,20 @@ export function cacheInvalidationGroup(): string {
 }
 
 export function startCacheInvalidation(s: Services, bus: Bus): Promise<Subscription> {
-  return bus.subscribe(cacheInvalidationGroup(), [TOPICS.scheduleChanged], async (message) => {
-    const change = message.value as ScheduleChangedMessage;
-    if (change.everyMonth) s.monthlyCache.invalidateAll();
-    else for (const { year, month } of change.months) s.monthlyCache.invalidate(year, month);
+  const drop = (messages: BusMessage[]) => {
+    for (const message of messages) {
+      const change = message.value as ScheduleChangedMessage;
+      if (change.everyMonth) s.monthlyCache.invalidateAll();
+      else for (const { year, month } of change.months) s.monthlyCache.invalidate(year, month);
+    }
     // Suggestions: this replica's analysis threads look for new titles on their next task.
     s.analysis.schedulesChanged();
-  }, { maxAttempts: 1, startAt: 'latest', ephemeral: true });
+  };
+  // A run of messages is dropped at once: one offset commit per run, not one per message.
+  return bus.subscribe(cacheInvalidationGroup(), [TOPICS.scheduleChanged], async (message) => drop([message]), {
+    batch: async (messages) => drop(messages),
+    maxAttempts: 1,
+    startAt: 'latest',
+    ephemeral: true,
+  });
 }
