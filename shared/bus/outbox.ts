@@ -86,7 +86,7 @@ interface OutboxRow {
 
 export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
   const { db, bus } = options;
-  const batchSize = options.batchSize ?? 100;
+  const batchSize = options.batchSize ?? 500;
   const retentionMs = options.retentionMs ?? 7 * DAY_MS;
   let nextPruneAt = 0;
 
