@@ -12,9 +12,9 @@
 // common one along the date index until the page is full.
 // Typos: when no exact match has every word outside the description (nothing, or only weak
 // matches), Hangul words of two or more syllables are also matched within one jamo edit
-// (shared/korean/typo.ts): candidates hold the word's skeleton bigrams (`typo_grams`, GIN) and its
-// skeleton as a substring of `typo_key`; the edit is then counted here. Those matches come after
-// every exact match, ranked by the same field order.
+// (shared/korean/typo.ts): candidates hold the word's skeleton bigrams (tagged `y` in `grams`) and
+// its skeleton as a substring of `typo_key`; the edit is then counted here. Those matches come
+// after every exact match, ranked by the same field order.
 import { bigramsOfNormalized, choseongOfNormalized, consonantRuns, isChoseongQuery } from '../korean/jamo.ts';
 import { normalizeText } from '../korean/normalize.ts';
 import { isTypoCandidate, matchesWithTypo, skeletonBigrams, typoSkeleton } from '../korean/typo.ts';
@@ -25,9 +25,9 @@ const MAX_QUERY_WORDS = 8;
 const INDEX_WRITE_LOCK = 7_281_010;
 const MAX_WORD_LENGTH = 40;
 const MAX_DESCRIPTION_CHARS = 1000;
-const COLUMNS = 'schedule_id, category_id, date, title_key, source_key, venue_key, members_key, description_key, choseong_key, grams, typo_key, typo_grams, format';
+const COLUMNS = 'schedule_id, category_id, date, title_key, source_key, venue_key, members_key, description_key, choseong_key, grams, typo_key, format';
 /** Rows of an older format miss keys this code reads: `ensureCurrentFormat` rebuilds them. */
-export const DOCUMENT_FORMAT = 4;
+export const DOCUMENT_FORMAT = 5;
 /**
  * Totals are counted exactly up to this many matches; a query matching more reports this number
  * with `hasMore` (the OpenAPI description and README say so), and its pages are still in exact
@@ -46,6 +46,8 @@ const STRONG_SCORE = TIER.members;
  * 1.7 s on the loaded benchmark machine). The typo part of `total` counts at most this many.
  */
 const MAX_TYPO_CANDIDATES = 300;
+/** Newest documents a typo search reads first along the date index (see `typoMatches`). */
+const TYPO_PROBE_ROWS = 200;
 /** Queries of more words than this matching over the cap are scored whole: their levels multiply. */
 const MAX_LEVEL_WORDS = 2;
 /** Walking the date index costs about this many times more per row than reading a row by the GIN index. */
@@ -62,7 +64,11 @@ const FIELD_COLUMN: Record<Field, string> = {
   description: 'description_key',
   choseong: 'choseong_key',
 };
+/** What a typo probe's conditions and answer read: the keys, not the grams or the other columns. */
+const PROBED_COLUMNS = `schedule_id, date, ${Object.values(FIELD_COLUMN).join(', ')}, typo_key`;
 const FIELD_TAG: Record<Field, string> = { title: 't', source: 's', venue: 'v', members: 'm', description: 'd', choseong: 'c' };
+/** Tag of the typo skeleton's bigrams (of title, sources, venues and members) in `grams`. */
+const TYPO_TAG = 'y';
 
 /**
  * The fields a query word can match, best first: its score is the tier of the first one it is a
@@ -111,7 +117,6 @@ interface DocumentRow {
   choseong_key: string;
   grams: string[];
   typo_key: string;
-  typo_grams: string[];
   format: number;
 }
 
@@ -129,8 +134,7 @@ export function documentRow(document: SearchDocument): DocumentRow {
     if (characters) for (const char of part) grams.add(FIELD_TAG[field] + char);
   };
   const choseongs: string[] = [];
-  const typoGrams = new Set<string>();
-  for (const part of [title, ...sources, ...venues, ...members]) for (const gram of skeletonBigrams(part)) typoGrams.add(gram);
+  for (const part of [title, ...sources, ...venues, ...members]) for (const gram of skeletonBigrams(part)) grams.add(TYPO_TAG + gram);
   add('title', title, true);
   for (const part of sources) add('source', part, true);
   for (const part of venues) add('venue', part, true);
@@ -154,7 +158,6 @@ export function documentRow(document: SearchDocument): DocumentRow {
     choseong_key: choseongs.join('|'),
     grams: [...grams],
     typo_key: [title, ...sources, ...venues, ...members].map(typoSkeleton).join('|'),
-    typo_grams: [...typoGrams],
     format: DOCUMENT_FORMAT,
   };
 }
@@ -188,18 +191,18 @@ export class EmbeddedSearchIndex implements SearchIndex {
       await db.none(
         `INSERT INTO search_documents (${COLUMNS})
          SELECT r.schedule_id, r.category_id, r.date, r.title_key, r.source_key, r.venue_key, r.members_key, r.description_key,
-                r.choseong_key, string_to_array(r.grams, ' '), r.typo_key, string_to_array(r.typo_grams, ' '), $13
-           FROM unnest($1::int[], $2::int[], $3::date[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[], $11::text[], $12::text[])
-                AS r(schedule_id, category_id, date, title_key, source_key, venue_key, members_key, description_key, choseong_key, grams, typo_key, typo_grams)
+                r.choseong_key, string_to_array(r.grams, ' '), r.typo_key, $12
+           FROM unnest($1::int[], $2::int[], $3::date[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[], $11::text[])
+                AS r(schedule_id, category_id, date, title_key, source_key, venue_key, members_key, description_key, choseong_key, grams, typo_key)
          ON CONFLICT (schedule_id) DO UPDATE SET
            category_id = EXCLUDED.category_id, date = EXCLUDED.date, title_key = EXCLUDED.title_key,
            source_key = EXCLUDED.source_key, venue_key = EXCLUDED.venue_key, members_key = EXCLUDED.members_key, description_key = EXCLUDED.description_key,
            choseong_key = EXCLUDED.choseong_key, grams = EXCLUDED.grams, typo_key = EXCLUDED.typo_key,
-           typo_grams = EXCLUDED.typo_grams, format = EXCLUDED.format, indexed_at = now()`,
+           format = EXCLUDED.format, indexed_at = now()`,
         [
           column('schedule_id'), column('category_id'), column('date'), column('title_key'), column('source_key'), column('venue_key'),
           column('members_key'), column('description_key'), column('choseong_key'), rows.map((row) => row.grams.join(' ')),
-          column('typo_key'), rows.map((row) => row.typo_grams.join(' ')), DOCUMENT_FORMAT,
+          column('typo_key'), DOCUMENT_FORMAT,
         ],
       );
     }
@@ -389,31 +392,55 @@ export class EmbeddedSearchIndex implements SearchIndex {
     const { values, param } = parameters();
     const typoWords = words.filter(isTypoCandidate);
     const typoGrams = new Set<string>();
-    for (const word of typoWords) for (const gram of skeletonBigrams(word)) typoGrams.add(gram);
+    for (const word of typoWords) for (const gram of skeletonBigrams(word)) typoGrams.add(TYPO_TAG + gram);
     const exactScores = this.exactScores(words, param);
+    const exactWords = words.filter((word) => !isTypoCandidate(word));
+    // Candidates hold the skeleton bigrams and, for each word that is not corrected, its grams in
+    // one of its fields: one containment per choice of fields, so the GIN index intersects them (a
+    // mistyped name beside fromis_9 has 15,000 skeleton candidates, and none left after that).
+    const choices = exactWords.length <= MAX_LEVEL_WORDS ? combinations(exactWords) : [];
+    const candidates = choices.length > 0
+      ? `(${choices.map((combination) => `grams @> ${param([...typoGrams, ...combination.flatMap((field, i) => taggedGrams(field, exactWords[i]!))])}::text[]`).join(' OR ')})`
+      : `grams @> ${param([...typoGrams])}::text[]`;
+    // Checked row by row (they imply the grams above, which only the index should test: a row's
+    // grams are a compressed array of 200 or so, 20 µs a row to unpack and search).
     const conditions = [
-      // The skeleton bigrams pick the candidates: the other words' grams would add a large bitmap
-      // when one of them is common (fromis_9), and the LIKEs below check them on the few rows.
-      `typo_grams @> ${param([...typoGrams])}::text[]`,
       ...typoWords.map((word) => `typo_key LIKE ${param(`%${likeEscape(typoSkeleton(word))}%`)}`),
       // Words that are not corrected must match exactly; the corrected ones not all exactly
       // (when the exact search found nothing, none does).
       ...exactScores.filter((_, i) => !isTypoCandidate(words[i]!)).map((score) => `(${score}) > 0`),
       ...(someExact ? [`NOT (${exactScores.map((score) => `(${score}) > 0`).join(' AND ')})`] : []),
-    ];
+    ].join(' AND ');
     // The exact score of each word, in SQL only for the words the fetched keys cannot score
     // (a match in the description); otherwise from the keys here.
     const sqlScores = exactScores.map((score, i) => (someExact || !isTypoCandidate(words[i]!) ? score : '0'));
-    const [, rows = []] = await this.db.multi<{ schedule_id: number; day: string; title_key: string; source_key: string; venue_key: string; members_key: string; scores: number[] }>(
-      `${BITMAP_ONLY}
-       SELECT schedule_id, to_char(date, 'YYYY-MM-DD') AS day, title_key, source_key, venue_key, members_key,
-              ARRAY[${sqlScores.join(', ')}] AS scores
-         FROM search_documents
-        WHERE ${conditions.join(' AND ')}
-        ORDER BY date DESC, schedule_id DESC
-        LIMIT ${MAX_TYPO_CANDIDATES}`,
+    const columns = `schedule_id, to_char(date, 'YYYY-MM-DD') AS day, title_key, source_key, venue_key, members_key, ARRAY[${sqlScores.join(', ')}] AS scores`;
+    type Candidate = { schedule_id: number; day: string; title_key: string; source_key: string; venue_key: string; members_key: string; scores: number[] };
+    // The newest TYPO_PROBE_ROWS documents first, along the date index: when a skeleton is common
+    // (a typo of 대학 or of a member's name) they hold the answer or show how dense it is. A dense
+    // one continues that walk; a rare one reads its candidates from the GIN indexes and sorts them.
+    const probe = await this.db.one<{ matches: Candidate[]; probed: number; last: { date: string; id: number } | null; rows: number }>(
+      `WITH newest AS MATERIALIZED (SELECT ${PROBED_COLUMNS} FROM search_documents ORDER BY date DESC, schedule_id DESC LIMIT ${TYPO_PROBE_ROWS})
+       SELECT (SELECT coalesce(json_agg(m ORDER BY m.day DESC, m.schedule_id DESC), '[]') FROM (SELECT ${columns} FROM newest WHERE ${conditions}) m) AS matches,
+              (SELECT count(*) FROM newest)::int AS probed,
+              (SELECT json_build_object('date', to_char(date, 'YYYY-MM-DD'), 'id', schedule_id) FROM newest ORDER BY date, schedule_id LIMIT 1) AS last,
+              (SELECT reltuples FROM pg_class WHERE oid = 'search_documents'::regclass)::float8 AS rows`,
       values,
     );
+    const rows: Candidate[] = probe.matches.slice(0, MAX_TYPO_CANDIDATES);
+    const wanted = MAX_TYPO_CANDIDATES - rows.length;
+    if (wanted > 0 && probe.probed === TYPO_PROBE_ROWS && probe.last) {
+      const tableRows = Math.max(probe.rows, probe.probed);
+      const estimated = (probe.matches.length * tableRows) / probe.probed;
+      const walk = estimated * estimated > WALK_FACTOR * wanted * tableRows;
+      const older = `(date, schedule_id) < (${param(probe.last.date)}::date, ${param(probe.last.id)}::int)`;
+      const [, , , rest = []] = await this.db.multi<Candidate>(
+        `SET LOCAL enable_seqscan = off; SET LOCAL enable_bitmapscan = ${walk ? 'off' : 'on'}; SET LOCAL enable_indexscan = ${walk ? 'on' : 'off'};
+         SELECT ${columns} FROM search_documents WHERE ${walk ? '' : `${candidates} AND `}${conditions} AND ${older} ORDER BY date DESC, schedule_id DESC LIMIT ${wanted}`,
+        values,
+      );
+      rows.push(...rest);
+    }
     const ranked: { id: number; date: string; score: number }[] = [];
     for (const row of rows) {
       const fields = [
