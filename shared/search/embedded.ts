@@ -188,6 +188,8 @@ export class EmbeddedSearchIndex implements SearchIndex {
       const column = <K extends keyof DocumentRow>(key: K) => rows.map((row) => row[key]);
       // One array per column (a JSON record set cost PostgreSQL a third more, parsing the gram
       // arrays). Grams hold no space (keys are space-free), so a gram list travels space-joined.
+      // An entry that would not change is left as it is: no new row version, no index entries (an
+      // admin write is indexed inline, then again by the indexer from its schedule.changed).
       await db.none(
         `INSERT INTO search_documents (${COLUMNS})
          SELECT r.schedule_id, r.category_id, r.date, r.title_key, r.source_key, r.venue_key, r.members_key, r.description_key,
@@ -198,7 +200,12 @@ export class EmbeddedSearchIndex implements SearchIndex {
            category_id = EXCLUDED.category_id, date = EXCLUDED.date, title_key = EXCLUDED.title_key,
            source_key = EXCLUDED.source_key, venue_key = EXCLUDED.venue_key, members_key = EXCLUDED.members_key, description_key = EXCLUDED.description_key,
            choseong_key = EXCLUDED.choseong_key, grams = EXCLUDED.grams, typo_key = EXCLUDED.typo_key,
-           format = EXCLUDED.format, indexed_at = now()`,
+           format = EXCLUDED.format, indexed_at = now()
+         WHERE (search_documents.category_id, search_documents.date, search_documents.title_key, search_documents.source_key,
+                search_documents.venue_key, search_documents.members_key, search_documents.description_key, search_documents.choseong_key,
+                search_documents.grams, search_documents.typo_key, search_documents.format)
+               IS DISTINCT FROM (EXCLUDED.category_id, EXCLUDED.date, EXCLUDED.title_key, EXCLUDED.source_key, EXCLUDED.venue_key, EXCLUDED.members_key,
+                EXCLUDED.description_key, EXCLUDED.choseong_key, EXCLUDED.grams, EXCLUDED.typo_key, EXCLUDED.format)`,
         [
           column('schedule_id'), column('category_id'), column('date'), column('title_key'), column('source_key'), column('venue_key'),
           column('members_key'), column('description_key'), column('choseong_key'), rows.map((row) => row.grams.join(' ')),
