@@ -20,6 +20,7 @@ import { createAnalysisPool, type AnalysisPool } from '../workers/analysis-pool.
 import { startCacheInvalidation } from '../workers/actors/cache-invalidation.ts';
 import { startScheduleWriter } from '../workers/actors/schedule-writer.ts';
 import { startSearchIndexer } from '../workers/actors/search-indexer.ts';
+import { startCounterPruning, type CounterPruning } from '../workers/actors/counter-pruning.ts';
 import { startOrphanSweeper, type OrphanSweeper } from '../workers/actors/orphan-sweep.ts';
 import { loadBotDefinitions, startBotRunner, type BotRunner } from '../workers/bots/bot-runner.ts';
 import { closeBrowser } from '../workers/bots/browser.ts';
@@ -152,6 +153,7 @@ export async function startService(config: Config, options: ServiceOptions = {})
   let analysis: AnalysisPool | null = null;
   let bus: Bus | null = null;
   let sweeper: OrphanSweeper | null = null;
+  let pruning: CounterPruning | null = null;
   try {
     await migrateDatabase(databaseUrl, logger);
     // Only the edge keeps pool threads warm; other roles start them on first use (admin-only paths).
@@ -235,6 +237,7 @@ export async function startService(config: Config, options: ServiceOptions = {})
         metrics.countOrphans('object', result.objects.length);
         metrics.countOrphans('part', result.parts.length);
       });
+      pruning = startCounterPruning(database.db, logger, () => new Date(clock.now()));
     }
     // Every role listens on PORT (probes everywhere, the API only in the edge role) and on METRICS_PORT (/metrics).
     const router = new Router();
@@ -294,6 +297,7 @@ export async function startService(config: Config, options: ServiceOptions = {})
           edge.closeConnections();
         }
         await sweeper?.stop();
+        await pruning?.stop();
         await metricsServer?.close();
         await botRunner?.stop(); // before the bus closes: a pass in flight may still publish
         await closeBrowser();
@@ -313,6 +317,7 @@ export async function startService(config: Config, options: ServiceOptions = {})
     return { port: edge?.port ?? null, metricsPort: metricsServer?.port ?? null, services, readiness: services.readiness, stop };
   } catch (error) {
     await sweeper?.stop().catch(() => undefined);
+    await pruning?.stop().catch(() => undefined);
     await passwords?.close().catch(() => undefined);
     await images?.close().catch(() => undefined);
     await analysis?.close().catch(() => undefined);

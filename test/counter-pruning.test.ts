@@ -1,0 +1,63 @@
+// Expired abuse counters are deleted (workers/actors/counter-pruning.ts): addresses and accounts not
+// seen within their window leave no row behind, and counters still inside their window keep
+// counting, so a lockout or a registration limit in force is never lifted by the pruning.
+import test from 'ava';
+import { connectDatabase } from '../shared/db/database.ts';
+import { migrate } from '../shared/db/migrate.ts';
+import { countAccountFailure, LOCKOUT_FAILURES, LOCKOUT_WINDOW_MS, lockRemainingMs, takeFailureSlot } from '../shared/db/repositories/login-attempts.ts';
+import { REGISTRATION_WINDOW_MS, takeRegistration } from '../shared/db/repositories/registrations.ts';
+import { createLogger } from '../shared/logger.ts';
+import { pruneExpiredCounters, startCounterPruning } from '../workers/actors/counter-pruning.ts';
+import { createTestDatabase } from './helpers/database.ts';
+
+const logger = createLogger('silent');
+
+async function database(t: import('ava').ExecutionContext) {
+  const testDatabase = await createTestDatabase();
+  const { db, close } = connectDatabase(testDatabase.url, logger, 2);
+  await migrate(db, logger);
+  t.teardown(async () => {
+    await close();
+    await testDatabase.drop();
+  });
+  return db;
+}
+
+const rows = async (db: Awaited<ReturnType<typeof database>>) =>
+  db.one<{ attempts: number; failures: number; registrations: number }>(
+    `SELECT (SELECT count(*) FROM login_attempts)::int AS attempts, (SELECT count(*) FROM login_account_failures)::int AS failures,
+            (SELECT count(*) FROM registration_windows)::int AS registrations`,
+  );
+
+test('expired login failures and registration windows are deleted; counters inside their window stay and keep counting', async (t) => {
+  const db = await database(t);
+  const now = new Date('2026-11-22T12:00:00Z');
+  const ago = (ms: number) => new Date(now.getTime() - ms);
+  // 50 addresses seen once, long ago (a client rotating addresses), and one locked out just now.
+  for (let i = 0; i < 50; i++) {
+    await takeFailureSlot(db, 'user', `198.51.100.${i}`, ago(LOCKOUT_WINDOW_MS + 60_000));
+    await takeRegistration(db, `203.0.113.${i}`, ago(REGISTRATION_WINDOW_MS + 60_000), 20);
+    await countAccountFailure(db, 'user', 1000 + i, ago(LOCKOUT_WINDOW_MS + 60_000));
+  }
+  for (let i = 0; i < LOCKOUT_FAILURES; i++) await takeFailureSlot(db, 'user', '192.0.2.7', ago(60_000));
+  await takeRegistration(db, '192.0.2.7', ago(60_000), 20);
+  await countAccountFailure(db, 'user', 7, ago(60_000));
+  t.deepEqual(await rows(db), { attempts: 51, failures: 51, registrations: 51 });
+
+  t.deepEqual(await pruneExpiredCounters(db, now), { loginAttempts: 50, accountFailures: 50, registrationWindows: 50 });
+  t.deepEqual(await rows(db), { attempts: 1, failures: 1, registrations: 1 });
+  // The lockout in force is untouched: the address still waits out the rest of its window.
+  t.true((await lockRemainingMs(db, 'user', '192.0.2.7', now)) > LOCKOUT_WINDOW_MS - 120_000);
+  t.true((await takeFailureSlot(db, 'user', '192.0.2.7', now)) > 0);
+  t.deepEqual(await pruneExpiredCounters(db, now), { loginAttempts: 0, accountFailures: 0, registrationWindows: 0 });
+});
+
+test('the actors role prunes at start: rows expired by the clock it is given are gone once it has run', async (t) => {
+  const db = await database(t);
+  const now = new Date('2026-11-22T12:00:00Z');
+  await takeFailureSlot(db, 'admin', '198.51.100.1', new Date(now.getTime() - LOCKOUT_WINDOW_MS - 1));
+  await takeRegistration(db, '203.0.113.1', new Date(now.getTime() - REGISTRATION_WINDOW_MS - 1), 20);
+  const pruning = startCounterPruning(db, logger, () => now);
+  await pruning.stop(); // waits for the round it started
+  t.deepEqual(await rows(db), { attempts: 0, failures: 0, registrations: 0 });
+});

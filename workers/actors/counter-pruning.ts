@@ -1,0 +1,51 @@
+// Abuse counters (README, "Abuse limits") only matter inside their windows: a login failure for
+// LOCKOUT_WINDOW_MS, a registration window for REGISTRATION_WINDOW_MS. Rows are otherwise deleted
+// only when the same address or account comes back, so a client rotating addresses would grow the
+// tables without end. The actors role deletes expired rows at start and then every interval.
+import type { Db } from '../../shared/db/database.ts';
+import { LOCKOUT_WINDOW_MS } from '../../shared/db/repositories/login-attempts.ts';
+import { REGISTRATION_WINDOW_MS } from '../../shared/db/repositories/registrations.ts';
+import type { Logger } from '../../shared/logger.ts';
+
+export const PRUNE_INTERVAL_MS = 60 * 60 * 1000;
+
+export interface PrunedCounters {
+  loginAttempts: number;
+  accountFailures: number;
+  registrationWindows: number;
+}
+
+/** Deletes the counters whose window ended before `now`; each would be read as absent anyway. */
+export async function pruneExpiredCounters(db: Db, now: Date): Promise<PrunedCounters> {
+  const expired = async (sql: string, windowMs: number) => (await db.result(sql, [now, windowMs])).rowCount;
+  const window = "$1::timestamptz - $2 * interval '1 millisecond'";
+  return {
+    loginAttempts: await expired(`DELETE FROM login_attempts WHERE last_failure_at <= ${window}`, LOCKOUT_WINDOW_MS),
+    accountFailures: await expired(`DELETE FROM login_account_failures WHERE last_failure_at <= ${window}`, LOCKOUT_WINDOW_MS),
+    registrationWindows: await expired(`DELETE FROM registration_windows WHERE window_start <= ${window}`, REGISTRATION_WINDOW_MS),
+  };
+}
+
+export interface CounterPruning {
+  stop(): Promise<void>;
+}
+
+/** Prunes now and every interval; a failed round is logged and tried again at the next one. */
+export function startCounterPruning(db: Db, logger: Logger, now: () => Date, intervalMs = PRUNE_INTERVAL_MS): CounterPruning {
+  let running: Promise<void> = Promise.resolve();
+  const run = () => {
+    running = pruneExpiredCounters(db, now()).then(
+      (pruned) => logger.debug(pruned, 'expired abuse counters deleted'),
+      (error: unknown) => logger.warn({ err: error }, 'deleting expired abuse counters failed'),
+    );
+  };
+  run();
+  const timer = setInterval(run, intervalMs);
+  timer.unref();
+  return {
+    stop: async () => {
+      clearInterval(timer);
+      await running;
+    },
+  };
+}
