@@ -15,6 +15,7 @@
 // (shared/korean/typo.ts): candidates hold the word's skeleton bigrams (tagged `y` in `grams`) and
 // its skeleton as a substring of `typo_key`; the edit is then counted here. Those matches come
 // after every exact match, ranked by the same field order.
+import { setImmediate as setImmediatePromise } from 'node:timers/promises';
 import { bigramsOfNormalized, choseongOfNormalized, consonantRuns, isChoseongQuery } from '../korean/jamo.ts';
 import { normalizeText } from '../korean/normalize.ts';
 import { isTypoCandidate, matchesWithTypo, skeletonBigrams, typoSkeleton } from '../korean/typo.ts';
@@ -45,6 +46,8 @@ const STRONG_SCORE = TIER.members;
  * has more true matches, and reading their keys is the typo search's main cost (1,000 took up to
  * 1.7 s on the loaded benchmark machine). The typo part of `total` counts at most this many.
  */
+/** Index rows built between two turns of the event loop (about 2.5 ms of work). */
+const ROWS_PER_TURN = 50;
 const MAX_TYPO_CANDIDATES = 300;
 /** Newest documents a typo search reads first along the date index (see `typoMatches`). */
 const TYPO_PROBE_ROWS = 200;
@@ -184,7 +187,13 @@ export class EmbeddedSearchIndex implements SearchIndex {
     // Rows in id order: concurrent writers lock them in one order and cannot deadlock each other.
     const sorted = [...documents].sort((a, b) => a.scheduleId - b.scheduleId);
     for (let i = 0; i < sorted.length; i += 500) {
-      const rows = sorted.slice(i, i + 500).map(documentRow);
+      // Built ROWS_PER_TURN at a time, the event loop served in between: 500 rows are about 25 ms
+      // of text work, and the edge may share this loop (all roles in one process).
+      const rows: DocumentRow[] = [];
+      for (const document of sorted.slice(i, i + 500)) {
+        rows.push(documentRow(document));
+        if (rows.length % ROWS_PER_TURN === 0) await setImmediatePromise();
+      }
       const column = <K extends keyof DocumentRow>(key: K) => rows.map((row) => row[key]);
       // One array per column (a JSON record set cost PostgreSQL a third more, parsing the gram
       // arrays). Grams hold no space (keys are space-free), so a gram list travels space-joined.
