@@ -26,6 +26,8 @@ const MAX_QUERY_WORDS = 8;
 const INDEX_WRITE_LOCK = 7_281_010;
 const MAX_WORD_LENGTH = 40;
 const MAX_DESCRIPTION_CHARS = 1000;
+/** Index rows built between two turns of the event loop (about 2.5 ms of work). */
+const ROWS_PER_TURN = 50;
 const COLUMNS = 'schedule_id, category_id, date, title_key, source_key, venue_key, members_key, description_key, choseong_key, grams, typo_key, format';
 /** Rows of an older format miss keys this code reads: `ensureCurrentFormat` rebuilds them. */
 export const DOCUMENT_FORMAT = 5;
@@ -46,8 +48,6 @@ const STRONG_SCORE = TIER.members;
  * has more true matches, and reading their keys is the typo search's main cost (1,000 took up to
  * 1.7 s on the loaded benchmark machine). The typo part of `total` counts at most this many.
  */
-/** Index rows built between two turns of the event loop (about 2.5 ms of work). */
-const ROWS_PER_TURN = 50;
 const MAX_TYPO_CANDIDATES = 300;
 /** Newest documents a typo search reads first along the date index (see `typoMatches`). */
 const TYPO_PROBE_ROWS = 200;
@@ -434,7 +434,7 @@ export class EmbeddedSearchIndex implements SearchIndex {
     type Candidate = { schedule_id: number; day: string; title_key: string; source_key: string; venue_key: string; members_key: string; scores: number[] };
     // The newest TYPO_PROBE_ROWS documents first, along the date index: when a skeleton is common
     // (a typo of 대학 or of a member's name) they hold the answer or show how dense it is. A dense
-    // one continues that walk; a rare one reads its candidates from the GIN indexes and sorts them.
+    // one continues that walk; a rare one reads its candidates from the GIN index and sorts them.
     const probe = await this.db.one<{ matches: Candidate[]; probed: number; last: { date: string; id: number } | null; rows: number }>(
       `WITH newest AS MATERIALIZED (SELECT ${PROBED_COLUMNS} FROM search_documents ORDER BY date DESC, schedule_id DESC LIMIT ${TYPO_PROBE_ROWS})
        SELECT (SELECT coalesce(json_agg(m ORDER BY m.day DESC, m.schedule_id DESC), '[]') FROM (SELECT ${columns} FROM newest WHERE ${conditions}) m) AS matches,
