@@ -102,13 +102,14 @@ export function choseong(text: string): string {
   return choseongOfNormalized(normalizeText(text));
 }
 
-/** True when the text is only compatibility consonants ㄱ–ㅎ (spaces allowed), e.g. `ㅍㄹㅁ`. */
+const CONSONANT_RUN = new RegExp(`[${String.fromCodePoint(COMPAT_JAMO_FIRST)}-${String.fromCodePoint(COMPAT_CONSONANT_LAST)}]+`, 'g');
+
 /** The runs of consonant jamo in a text: the only parts of an initials key a choseong query can match. */
 export function consonantRuns(text: string): string[] {
   return text.match(CONSONANT_RUN) ?? [];
 }
-const CONSONANT_RUN = new RegExp(`[${String.fromCodePoint(COMPAT_JAMO_FIRST)}-${String.fromCodePoint(COMPAT_CONSONANT_LAST)}]+`, 'g');
 
+/** True when the text is only compatibility consonants ㄱ–ㅎ (spaces allowed), e.g. `ㅍㄹㅁ`. */
 export function isChoseongQuery(text: string): boolean {
   let consonants = 0;
   for (const char of text) {
