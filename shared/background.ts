@@ -22,3 +22,30 @@ export class BackgroundTasks {
     while (this.pending.size > 0) await Promise.allSettled([...this.pending]);
   }
 }
+
+export interface PeriodicTask {
+  /** Stops the timer and waits for the round in progress. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Runs `task` now and every `intervalMs` without keeping the process alive; a failed round is
+ * reported to `failed` and the next round tries again.
+ */
+export function runPeriodically(task: () => Promise<void>, failed: (error: unknown) => void, intervalMs: number): PeriodicTask {
+  let running: Promise<void> = Promise.resolve();
+  let stopped = false;
+  const run = () => {
+    if (!stopped) running = task().catch(failed);
+  };
+  run();
+  const timer = setInterval(run, intervalMs);
+  timer.unref();
+  return {
+    stop: async () => {
+      stopped = true;
+      clearInterval(timer);
+      await running;
+    },
+  };
+}

@@ -20,8 +20,8 @@ import { createAnalysisPool, type AnalysisPool } from '../workers/analysis-pool.
 import { startCacheInvalidation } from '../workers/actors/cache-invalidation.ts';
 import { startScheduleWriter } from '../workers/actors/schedule-writer.ts';
 import { startSearchIndexer } from '../workers/actors/search-indexer.ts';
-import { startCounterPruning, type CounterPruning } from '../workers/actors/counter-pruning.ts';
-import { startOrphanSweeper, type OrphanSweeper } from '../workers/actors/orphan-sweep.ts';
+import { startCounterPruning } from '../workers/actors/counter-pruning.ts';
+import { startOrphanSweeper } from '../workers/actors/orphan-sweep.ts';
 import { loadBotDefinitions, startBotRunner, type BotRunner } from '../workers/bots/bot-runner.ts';
 import { closeBrowser } from '../workers/bots/browser.ts';
 import { SCHEDULE_WRITER_GROUP } from '../workers/actors/schedule-writer.ts';
@@ -38,7 +38,7 @@ import { InProcessMonthlyCache } from './cache/monthly-cache.ts';
 import { createSearchIndex } from './search/create-search-index.ts';
 import { CachedSearchIndex } from './search/result-cache.ts';
 import { rebuildSearchIndex } from './search/sync.ts';
-import { BackgroundTasks } from './background.ts';
+import { BackgroundTasks, type PeriodicTask } from './background.ts';
 import { systemClock, type Clock } from './clock.ts';
 import { ConfigError, type Config } from './config.ts';
 import { connectDatabase, type Database } from './db/database.ts';
@@ -152,8 +152,8 @@ export async function startService(config: Config, options: ServiceOptions = {})
   let images: ImagePool | null = null;
   let analysis: AnalysisPool | null = null;
   let bus: Bus | null = null;
-  let sweeper: OrphanSweeper | null = null;
-  let pruning: CounterPruning | null = null;
+  let sweeper: PeriodicTask | null = null;
+  let pruning: PeriodicTask | null = null;
   try {
     await migrateDatabase(databaseUrl, logger);
     // Only the edge keeps pool threads warm; other roles start them on first use (admin-only paths).

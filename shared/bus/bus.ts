@@ -197,44 +197,36 @@ export function handleWithRetries(
   /** The consumer group (a span attribute when tracing). */
   group?: string,
 ): Promise<HandleOutcome> {
-  if (!tracing) return handleAttempts(handler, message, settings, signal, logger, whileWaiting);
+  const attempts = async (): Promise<HandleOutcome> => {
+    let lastError: unknown;
+    for (let attempt = 1; attempt <= settings.maxAttempts; attempt++) {
+      try {
+        await handler({ ...message, attempt });
+        return { outcome: 'handled' };
+      } catch (error) {
+        lastError = error;
+        logger.warn({ err: error, topic: message.topic, key: message.key, messageId: message.id, attempt }, 'message handler failed');
+      }
+      if (attempt === settings.maxAttempts) break;
+      // Sliced so that a Kafka consumer keeps heartbeating through a long backoff.
+      for (let left = retryDelayMs(attempt, settings.backoffMs); left > 0; left -= 3_000) {
+        await whileWaiting?.();
+        if (!(await sleep(Math.min(left, 3_000), signal))) return { outcome: 'aborted' };
+      }
+      if (signal.aborted) return { outcome: 'aborted' };
+    }
+    return { outcome: 'failed', error: lastError };
+  };
+  if (!tracing) return attempts();
   // One consumer span per message (every attempt inside it), the child of the publisher's span.
   return inSpan(`consume ${message.topic}`, SpanKind.CONSUMER, messageAttributes(message.topic, message.key, message.id, group), async (span) => {
-    const result = await handleAttempts(handler, message, settings, signal, logger, whileWaiting);
+    const result = await attempts();
     if (result.outcome === 'failed') failSpan(span, result.error);
     return result;
   }, extractContext(message.headers));
 }
 
 type HandleOutcome = { outcome: 'handled' } | { outcome: 'failed'; error: unknown } | { outcome: 'aborted' };
-
-async function handleAttempts(
-  handler: MessageHandler,
-  message: Omit<BusMessage, 'attempt'>,
-  settings: SubscribeSettings,
-  signal: AbortSignal,
-  logger: Logger,
-  whileWaiting?: () => Promise<void>,
-): Promise<HandleOutcome> {
-  let lastError: unknown;
-  for (let attempt = 1; attempt <= settings.maxAttempts; attempt++) {
-    try {
-      await handler({ ...message, attempt });
-      return { outcome: 'handled' };
-    } catch (error) {
-      lastError = error;
-      logger.warn({ err: error, topic: message.topic, key: message.key, messageId: message.id, attempt }, 'message handler failed');
-    }
-    if (attempt === settings.maxAttempts) break;
-    // Sliced so that a Kafka consumer keeps heartbeating through a long backoff.
-    for (let left = retryDelayMs(attempt, settings.backoffMs); left > 0; left -= 3_000) {
-      await whileWaiting?.();
-      if (!(await sleep(Math.min(left, 3_000), signal))) return { outcome: 'aborted' };
-    }
-    if (signal.aborted) return { outcome: 'aborted' };
-  }
-  return { outcome: 'failed', error: lastError };
-}
 
 /** A wake-up that is not lost when it fires while nobody waits. */
 export class Wakeup {

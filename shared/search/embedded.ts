@@ -55,6 +55,12 @@ const TYPO_PROBE_ROWS = 200;
 const MAX_LEVEL_WORDS = 2;
 /** Walking the date index costs about this many times more per row than reading a row by the GIN index. */
 const WALK_FACTOR = 1.25;
+/**
+ * Whether `wanted` newest rows of a set of about `size` among `tableRows` are cheaper found by
+ * walking the date index (about wanted × tableRows / size rows read) than by reading the whole set
+ * from the GIN index and sorting it (about size rows).
+ */
+const walkWins = (size: number, wanted: number, tableRows: number) => size * size > WALK_FACTOR * wanted * tableRows;
 
 const spaceless = (text: string) => normalizeText(text).replace(/ /g, '');
 
@@ -349,6 +355,20 @@ export class EmbeddedSearchIndex implements SearchIndex {
   }
 
   /**
+   * The newest `limit` rows matching `where`, newest first, read the way the caller chose: along
+   * the date index (`walk`), or from the GIN index and sorted. Sent as one simple-protocol message,
+   * the settings last for that implicit transaction only.
+   */
+  private async newestFirst<T>(walk: boolean, columns: string, where: string, limit: number, values: unknown[]): Promise<T[]> {
+    const [, , , rows = []] = await this.db.multi<T>(
+      `SET LOCAL enable_seqscan = off; SET LOCAL enable_bitmapscan = ${walk ? 'off' : 'on'}; SET LOCAL enable_indexscan = ${walk ? 'on' : 'off'};
+       SELECT ${columns} FROM search_documents WHERE ${where} ORDER BY date DESC, schedule_id DESC LIMIT $${values.push(limit)}`,
+      values,
+    );
+    return rows;
+  }
+
+  /**
    * The page of a query with more matches than SEARCH_TOTAL_CAP, in the same order as scoring
    * every match. Each document's words match best in exactly one combination of fields (one per
    * word), whose tiers add up to its score; the combinations of one score form a level. Levels are
@@ -379,7 +399,7 @@ export class EmbeddedSearchIndex implements SearchIndex {
       const { values, param } = parameters();
       const patterns = words.map((word) => param(`%${likeEscape(word)}%`));
       const size = estimatedSizes.get(score) ?? 0;
-      const walk = size * size > WALK_FACTOR * wanted * tableRows;
+      const walk = walkWins(size, wanted, tableRows);
       const arms = levels.get(score)!.map((combination) => {
         const conditions = combination.flatMap((field, w) => [
           `${FIELD_COLUMN[field]} LIKE ${patterns[w]}`,
@@ -389,11 +409,7 @@ export class EmbeddedSearchIndex implements SearchIndex {
         const grams = new Set(combination.flatMap((field, w) => taggedGrams(field, words[w]!)));
         return `(${[...conditions, `grams @> ${param([...grams])}::text[]`].join(' AND ')})`;
       });
-      const [, , , matches = []] = await this.db.multi<{ schedule_id: number }>(
-        `SET LOCAL enable_seqscan = off; SET LOCAL enable_bitmapscan = ${walk ? 'off' : 'on'}; SET LOCAL enable_indexscan = ${walk ? 'on' : 'off'};
-         SELECT schedule_id FROM search_documents WHERE ${arms.join(' OR ')} ORDER BY date DESC, schedule_id DESC LIMIT ${param(wanted - found.length)}`,
-        values,
-      );
+      const matches = await this.newestFirst<{ schedule_id: number }>(walk, `schedule_id`, arms.join(' OR '), wanted - found.length, values);
       for (const match of matches) found.push(match.schedule_id);
     }
     return { ids: found.slice(page.offset, page.offset + page.limit), hasMore: found.length > page.offset + page.limit };
@@ -448,14 +464,9 @@ export class EmbeddedSearchIndex implements SearchIndex {
     if (wanted > 0 && probe.probed === TYPO_PROBE_ROWS && probe.last) {
       const tableRows = Math.max(probe.rows, probe.probed);
       const estimated = (probe.matches.length * tableRows) / probe.probed;
-      const walk = estimated * estimated > WALK_FACTOR * wanted * tableRows;
+      const walk = walkWins(estimated, wanted, tableRows);
       const older = `(date, schedule_id) < (${param(probe.last.date)}::date, ${param(probe.last.id)}::int)`;
-      const [, , , rest = []] = await this.db.multi<Candidate>(
-        `SET LOCAL enable_seqscan = off; SET LOCAL enable_bitmapscan = ${walk ? 'off' : 'on'}; SET LOCAL enable_indexscan = ${walk ? 'on' : 'off'};
-         SELECT ${columns} FROM search_documents WHERE ${walk ? '' : `${candidates} AND `}${conditions} AND ${older} ORDER BY date DESC, schedule_id DESC LIMIT ${wanted}`,
-        values,
-      );
-      rows.push(...rest);
+      rows.push(...(await this.newestFirst<Candidate>(walk, columns, `${walk ? '' : `${candidates} AND `}${conditions} AND ${older}`, wanted, values)));
     }
     const ranked: { id: number; date: string; score: number }[] = [];
     for (const row of rows) {

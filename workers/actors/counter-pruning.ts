@@ -2,6 +2,7 @@
 // LOCKOUT_WINDOW_MS, a registration window for REGISTRATION_WINDOW_MS. Rows are otherwise deleted
 // only when the same address or account comes back, so a client rotating addresses would grow the
 // tables without end. The actors role deletes expired rows at start and then every interval.
+import { runPeriodically, type PeriodicTask } from '../../shared/background.ts';
 import type { Db } from '../../shared/db/database.ts';
 import { LOCKOUT_WINDOW_MS } from '../../shared/db/repositories/login-attempts.ts';
 import { REGISTRATION_WINDOW_MS } from '../../shared/db/repositories/registrations.ts';
@@ -26,26 +27,11 @@ export async function pruneExpiredCounters(db: Db, now: Date): Promise<PrunedCou
   };
 }
 
-export interface CounterPruning {
-  stop(): Promise<void>;
-}
-
 /** Prunes now and every interval; a failed round is logged and tried again at the next one. */
-export function startCounterPruning(db: Db, logger: Logger, now: () => Date, intervalMs = PRUNE_INTERVAL_MS): CounterPruning {
-  let running: Promise<void> = Promise.resolve();
-  const run = () => {
-    running = pruneExpiredCounters(db, now()).then(
-      (pruned) => logger.debug(pruned, 'expired abuse counters deleted'),
-      (error: unknown) => logger.warn({ err: error }, 'deleting expired abuse counters failed'),
-    );
-  };
-  run();
-  const timer = setInterval(run, intervalMs);
-  timer.unref();
-  return {
-    stop: async () => {
-      clearInterval(timer);
-      await running;
-    },
-  };
+export function startCounterPruning(db: Db, logger: Logger, now: () => Date, intervalMs = PRUNE_INTERVAL_MS): PeriodicTask {
+  return runPeriodically(
+    async () => logger.debug(await pruneExpiredCounters(db, now()), 'expired abuse counters deleted'),
+    (error) => logger.warn({ err: error }, 'deleting expired abuse counters failed'),
+    intervalMs,
+  );
 }

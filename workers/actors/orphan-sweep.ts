@@ -4,6 +4,7 @@
 // objects under the prefixes this service writes that no row references and that are older than an
 // hour (an upload in progress is never that old), and `.part` files as old.
 import { unreferencedKeys } from '../../shared/db/repositories/images.ts';
+import { runPeriodically, type PeriodicTask } from '../../shared/background.ts';
 import type { Db } from '../../shared/db/database.ts';
 import type { Logger } from '../../shared/logger.ts';
 import { LocalStorage } from '../../shared/storage/local.ts';
@@ -55,29 +56,11 @@ export async function sweepOrphans({ db, storage, logger, now = Date.now }: Swee
   return { objects, parts };
 }
 
-export interface OrphanSweeper {
-  /** The sweep at start. */
-  first: Promise<void>;
-  stop(): Promise<void>;
-}
-
 /** Sweeps now and every interval; a failed sweep is logged and retried at the next one. */
-export function startOrphanSweeper(sources: SweepSources, counted: (result: SweepResult) => void, intervalMs = SWEEP_INTERVAL_MS): OrphanSweeper {
-  let running: Promise<void> = Promise.resolve();
-  let stopped = false;
-  const run = () =>
-    (running = sweepOrphans(sources).then(counted, (error: unknown) => sources.logger.error({ err: error }, 'orphan sweep failed')));
-  const first = run();
-  const timer = setInterval(() => {
-    if (!stopped) void run();
-  }, intervalMs);
-  timer.unref();
-  return {
-    first,
-    stop: async () => {
-      stopped = true;
-      clearInterval(timer);
-      await running;
-    },
-  };
+export function startOrphanSweeper(sources: SweepSources, counted: (result: SweepResult) => void, intervalMs = SWEEP_INTERVAL_MS): PeriodicTask {
+  return runPeriodically(
+    async () => counted(await sweepOrphans(sources)),
+    (error) => sources.logger.error({ err: error }, 'orphan sweep failed'),
+    intervalMs,
+  );
 }
