@@ -83,6 +83,48 @@ test('embedded: rows written before migration 013 are rebuilt at start, with the
   t.is((await database.db.one<{ format: number }>('SELECT format FROM search_documents WHERE schedule_id = $1', [id])).format, DOCUMENT_FORMAT);
 });
 
+test('embedded: a word in most documents is counted on the newest ones and still paged in exact rank order', async (t) => {
+  const testDatabase = await createTestDatabase();
+  const database = connectDatabase(testDatabase.url, logger, 2);
+  t.teardown(async () => {
+    await database.close();
+    await testDatabase.drop();
+  });
+  await migrate(database.db, logger);
+  const index = await createSearchIndex({ db: database.db, opensearchUrl: null, logger });
+  // 4,000 schedules, 9 in 10 holding 가을축제 (a tenth in the title, the school, the venue and the
+  // members each, half in the description), on 1,500 dates; every title holds 일정. The rebuild
+  // analyses them: the statistics say the word is in 90% of the documents, so its matches are
+  // counted by walking the newest ones rather than through the whole GIN bitmap.
+  const tiers = [8, 4, 3, 2, 1, 1, 1, 1, 1, 0];
+  const documents = Array.from({ length: 4000 }, (_, i) => {
+    const field = i % 10;
+    return document({
+      scheduleId: i + 1,
+      title: field === 0 ? `가을축제 일정 ${i}` : `일정 ${i}`,
+      sourceNames: field === 1 ? ['가을축제대학교'] : [],
+      venueNames: field === 2 ? ['가을축제 광장'] : [],
+      memberNames: field === 3 ? ['가을축제'] : [],
+      description: field >= 4 && field <= 8 ? `올해 가을축제 안내 ${i}` : '',
+      date: new Date(Date.UTC(2020, 0, 1) + ((i * 7919) % 1500) * 86_400_000).toISOString().slice(0, 10),
+    });
+  });
+  await index.rebuild(documents);
+  const expected = documents
+    .map((entry, i) => ({ id: entry.scheduleId, tier: tiers[i % 10]!, date: entry.date }))
+    .filter((entry) => entry.tier > 0)
+    .sort((a, b) => b.tier - a.tier || (a.date < b.date ? 1 : a.date > b.date ? -1 : 0) || b.id - a.id)
+    .map((entry) => entry.id);
+  for (const query of ['가을축제', '가을축제 일정']) {
+    for (const [offset, limit] of [[0, 20], [150, 30], [990, 20], [3000, 20], [3590, 20]] as const) {
+      const page = await index.search(query, { offset, limit });
+      t.deepEqual(page.ids, expected.slice(offset, offset + limit), `${query}: offset ${offset}, limit ${limit}`);
+      t.is(page.total, 1000);
+      t.is(page.hasMore, offset + limit < expected.length, `${query}: hasMore at offset ${offset}`);
+    }
+  }
+});
+
 // ---- the OpenSearch engine without a server ---------------------------------------------------
 
 const document = (fields: Partial<SearchDocument>): SearchDocument => ({

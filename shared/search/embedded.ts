@@ -20,6 +20,7 @@ import { bigramsOfNormalized, choseongOfNormalized, consonantRuns, isChoseongQue
 import { normalizeText } from '../korean/normalize.ts';
 import { isTypoCandidate, matchesWithTypo, skeletonBigrams, typoSkeleton } from '../korean/typo.ts';
 import type { Db, Queryable } from '../db/database.ts';
+import { GramFrequencies, type GramStatistics } from './gram-frequencies.ts';
 import type { SearchDocument, SearchIndex, SearchPage } from './search-index.ts';
 
 const MAX_QUERY_WORDS = 8;
@@ -53,14 +54,47 @@ const MAX_TYPO_CANDIDATES = 300;
 const TYPO_PROBE_ROWS = 200;
 /** Queries of more words than this matching over the cap are scored whole: their levels multiply. */
 const MAX_LEVEL_WORDS = 2;
-/** Walking the date index costs about this many times more per row than reading a row by the GIN index. */
-const WALK_FACTOR = 1.25;
+/**
+ * Walking the date index costs about this many times as much per row as reading a row by the GIN
+ * index: for a level's ids (LIKEs on the walk, a bitmap and a sort of ids on the read), and for
+ * typo candidates, whose read also fetches and sorts every candidate's keys (2.2 against 3.9 µs a
+ * row: a typo beside fromis_9 has 4,700 candidates, 18 ms read and 8 ms walked).
+ */
+const WALK_FACTOR = { level: 1.25, typo: 0.55 } as const;
 /**
  * Whether `wanted` newest rows of a set of about `size` among `tableRows` are cheaper found by
  * walking the date index (about wanted × tableRows / size rows read) than by reading the whole set
  * from the GIN index and sorting it (about size rows).
  */
-const walkWins = (size: number, wanted: number, tableRows: number) => size * size > WALK_FACTOR * wanted * tableRows;
+const walkWins = (size: number, wanted: number, tableRows: number, factor: number = WALK_FACTOR.level) => size * size > factor * wanted * tableRows;
+/**
+ * Costs of counting a query's matches to the cap, measured on the benchmark machine (50,000
+ * documents, a member's name in 35% of them): walking the date index and scoring each row, 2 µs a
+ * row; the GIN bitmap, 0.2 µs a match, then 3.8 ms to score the first 1,001 rows and 2.5 ms for the
+ * round trip reading the best level that the walk usually makes needless.
+ */
+const COUNT_WALK_ROW_MS = 0.002;
+const COUNT_BITMAP_MATCH_MS = 0.0002;
+const COUNT_BITMAP_FIXED_MS = 6.3;
+/** The walk gives up (and the bitmap counts) past this many times the rows its estimate expected. */
+const COUNT_WALK_SLACK = 3;
+/**
+ * Whether the matches of a query estimated to hold `density` of `tableRows` documents are cheaper
+ * counted to the cap by walking the newest documents (about cap / density rows) than through the
+ * GIN bitmap of all of them.
+ */
+const countWalkWins = (density: number, tableRows: number) =>
+  density * tableRows > COUNT_WALK_SLACK * SEARCH_TOTAL_CAP &&
+  (COUNT_WALK_ROW_MS * (SEARCH_TOTAL_CAP + 1)) / density < COUNT_BITMAP_MATCH_MS * density * tableRows + COUNT_BITMAP_FIXED_MS;
+/**
+ * A word in fewer documents than the statistics list (3% of them) narrows a query's candidates
+ * alone, up to RARE_WORD_ROWS of them: scoring a candidate row costs about 10 µs, so past a few
+ * hundred the containments of every choice of fields are cheaper, planning included ('외대 축제',
+ * 750 candidates: 10.3 ms driven against 5.8).
+ */
+const RARE_WORD_ROWS = 100;
+/** How long the planner's gram frequencies (pg_stats) are used before they are read again. */
+const GRAM_STATS_MAX_AGE_MS = 60_000;
 
 const spaceless = (text: string) => normalizeText(text).replace(/ /g, '');
 
@@ -91,6 +125,17 @@ function fieldsOf(word: string): Field[] {
 
 /** The tagged grams a field holding `word` must hold: its bigrams, or the character itself. */
 const taggedGrams = (field: Field, word: string) => bigramsOfNormalized(word).map((gram) => FIELD_TAG[field] + gram);
+
+/**
+ * The share of documents estimated to match a word: the sum over its fields of the rarest of its
+ * grams there (an upper bound for a word of three or more characters); for a query, the words taken
+ * as independent.
+ */
+function wordDensity(word: string, statistics: GramStatistics): number {
+  const perField = fieldsOf(word).map((field) => Math.min(...taggedGrams(field, word).map((gram) => statistics.frequency(gram))));
+  return Math.min(1, perField.reduce((sum, share) => sum + share, 0));
+}
+const queryDensity = (words: string[], statistics: GramStatistics) => words.reduce((density, word) => density * wordDensity(word, statistics), 1);
 
 /** Every choice of one field per word (`fieldsOf`). */
 function combinations(words: string[]): Field[][] {
@@ -184,10 +229,14 @@ export const plainQueryWords: QueryAnalyzer = (query) =>
 export class EmbeddedSearchIndex implements SearchIndex {
   readonly engine = 'embedded' as const;
 
+  private readonly gramFrequencies: GramFrequencies;
+
   constructor(
     private readonly db: Db,
     private readonly analyze: QueryAnalyzer = plainQueryWords,
-  ) {}
+  ) {
+    this.gramFrequencies = new GramFrequencies(db, GRAM_STATS_MAX_AGE_MS);
+  }
 
   private async write(db: Queryable, documents: SearchDocument[]): Promise<void> {
     // Rows in id order: concurrent writers lock them in one order and cannot deadlock each other.
@@ -254,7 +303,11 @@ export class EmbeddedSearchIndex implements SearchIndex {
       await tx.any('SELECT pg_advisory_xact_lock($1)', [INDEX_WRITE_LOCK]);
       await tx.none('DELETE FROM search_documents');
       await this.write(tx, documents);
+      // Every row is new: the planner's statistics (and the gram frequencies the search reads
+      // from them) describe the new rows from the commit on, not whenever autovacuum comes.
+      await tx.none('ANALYZE search_documents');
     });
+    this.gramFrequencies.invalidate();
     return documents.length;
   }
 
@@ -315,32 +368,22 @@ export class EmbeddedSearchIndex implements SearchIndex {
    * total is the cap, `hasMore` is set and the page comes from `rankByLevels`.
    */
   private async exactSearch(words: string[], page: { offset: number; limit: number }): Promise<SearchPage & { strong: boolean }> {
-    const { values, param } = parameters();
-    // One score per word: the best field it is a substring of (0 when none), each LIKE evaluated
-    // at most once per candidate.
-    const scores = this.exactScores(words, param);
-    const candidates = EmbeddedSearchIndex.candidates(words, param);
-    const matched = scores.map((_, i) => `s${i} > 0`).join(' AND ');
-    const sum = scores.map((_, i) => `s${i}`).join(' + ');
-    // The scores are computed under a fence (OFFSET 0): what follows carries (id, date, scores)
-    // only, not the text keys, and stays in memory. At most one match more than the cap is read:
-    // it says the total is larger. With it, how far through the table the matches read reached
-    // (the bitmap scan reads blocks in order) and how many fell in each score level: estimates of
-    // the levels' sizes for `rankByLevels`.
-    const matches = (cap: boolean) => `SELECT * FROM (SELECT schedule_id, date, (ctid::text::point)[0]::int AS block, ${scores.map((score, i) => `${score} AS s${i}`).join(', ')}
-        FROM search_documents WHERE ${candidates} OFFSET 0) c WHERE ${matched}${cap ? ` LIMIT ${SEARCH_TOTAL_CAP + 1}` : ''}`;
-    const ranked = (cap: boolean) => `${BITMAP_ONLY}
-      WITH m AS MATERIALIZED (${matches(cap)})
-      SELECT (SELECT count(*) FROM m)::int AS total,
-             (SELECT coalesce(bool_or(${scores.map((_, i) => `s${i} >= ${STRONG_SCORE}`).join(' AND ')}), false) FROM m) AS strong,
-             (SELECT coalesce(array_agg(schedule_id ORDER BY score DESC, date DESC, schedule_id DESC), '{}') FROM (
-                SELECT schedule_id, date, ${sum} AS score FROM m ORDER BY score DESC, date DESC, schedule_id DESC OFFSET ${param(page.offset)} LIMIT ${param(page.limit)}) p) AS ids,
-             ${cap ? `(SELECT json_object_agg(score, n) FROM (SELECT ${sum} AS score, count(*) AS n FROM m GROUP BY 1) l) AS levels,
-             (SELECT max(block) FROM m) AS last_block,
-             (SELECT json_build_object('blocks', relpages, 'rows', reltuples) FROM pg_class WHERE oid = 'search_documents'::regclass) AS size` : 'null AS levels'}`;
-    type Row = { total: number; strong: boolean; ids: number[]; levels: Record<string, number> | null; last_block: number; size: { blocks: number; rows: number } };
-    const [, [first] = []] = await this.db.multi<Row>(ranked(true), values);
-    const row = first!;
+    const statistics = await this.gramFrequencies.get();
+    const density = queryDensity(words, statistics);
+    if (words.length <= MAX_LEVEL_WORDS && countWalkWins(density, statistics.rows)) {
+      const walked = await this.walkNewest(words, page, density, statistics.rows);
+      if (walked) return { ...walked, total: SEARCH_TOTAL_CAP, strong: true };
+    }
+    // A rare word (a typo, a name few documents hold) narrows the candidates alone: the other
+    // words are checked on its rows by their LIKEs instead of one GIN containment per choice of
+    // fields (25 for two words, 4 ms of planning). The statistics only list grams in 3% or more of
+    // the documents, so its candidates are read up to RARE_WORD_ROWS: past that with fewer
+    // matches than the cap, the query is asked again the usual way.
+    const densities = words.map((word) => wordDensity(word, statistics));
+    const rarest = densities.indexOf(Math.min(...densities));
+    const driver = words.length > 1 && statistics.rows > 0 && densities[rarest] === 0 ? words[rarest] : undefined;
+    const first = await this.scoreMatches(words, page, true, driver);
+    const row = driver !== undefined && first.total <= SEARCH_TOTAL_CAP && first.candidates! > RARE_WORD_ROWS ? await this.scoreMatches(words, page, true) : first;
     if (row.total <= SEARCH_TOTAL_CAP) return { ids: row.ids, total: row.total, strong: row.strong };
     if (words.length <= MAX_LEVEL_WORDS) {
       // The matches read cover blocks 0..last_block of the table: each level's size in the whole
@@ -350,8 +393,85 @@ export class EmbeddedSearchIndex implements SearchIndex {
       return { ...(await this.rankByLevels(words, page, sizes, Math.max(row.size.rows, 1))), total: SEARCH_TOTAL_CAP, strong: true };
     }
     // Three or more words matching over the cap (rare): every match is scored.
-    const [, [all] = []] = await this.db.multi<Row>(ranked(false), values);
-    return { ids: all!.ids, total: SEARCH_TOTAL_CAP, hasMore: page.offset + all!.ids.length < all!.total, strong: true };
+    const all = await this.scoreMatches(words, page, false);
+    return { ids: all.ids, total: SEARCH_TOTAL_CAP, hasMore: page.offset + all.ids.length < all.total, strong: true };
+  }
+
+  /**
+   * Every word's score on the candidates (`candidates`, or those of the `driver` word alone, at
+   * most RARE_WORD_ROWS + 1 of them, counted in `candidates` when fewer than the cap match), and
+   * the matches: their number (up to SEARCH_TOTAL_CAP + 1 when `cap`), whether one is strong, the
+   * page, and with `cap` the sizes of the score levels among them.
+   */
+  private async scoreMatches(words: string[], page: { offset: number; limit: number }, cap: boolean, driver?: string) {
+    const { values, param } = parameters();
+    // One score per word: the best field it is a substring of (0 when none), each LIKE evaluated
+    // at most once per candidate.
+    const scores = this.exactScores(words, param);
+    const candidates = driver === undefined ? EmbeddedSearchIndex.candidates(words, param) : EmbeddedSearchIndex.candidates([driver], param);
+    const matched = scores.map((_, i) => `s${i} > 0`).join(' AND ');
+    const sum = scores.map((_, i) => `s${i}`).join(' + ');
+    // The scores are computed under a fence (OFFSET 0, or the candidates' own CTE): what follows
+    // carries (id, date, scores) only, not the text keys, and stays in memory. At most one match
+    // more than the cap is read: it says the total is larger. With it, how far through the table
+    // the matches read reached (the bitmap scan reads blocks in order) and how many fell in each
+    // score level: estimates of the levels' sizes for `rankByLevels`.
+    const scored = `SELECT schedule_id, date, (ctid::text::point)[0]::int AS block, ${scores.map((score, i) => `${score} AS s${i}`).join(', ')}
+        FROM search_documents WHERE ${candidates}`;
+    const limit = cap ? ` LIMIT ${SEARCH_TOTAL_CAP + 1}` : '';
+    const sql = `${BITMAP_ONLY}
+      WITH ${driver === undefined ? `m AS MATERIALIZED (SELECT * FROM (${scored} OFFSET 0) c WHERE ${matched}${limit})` : `c AS MATERIALIZED (${scored} LIMIT ${RARE_WORD_ROWS + 1}), m AS MATERIALIZED (SELECT * FROM c WHERE ${matched}${limit})`}
+      SELECT (SELECT count(*) FROM m)::int AS total,
+             ${driver === undefined ? 'null' : `CASE WHEN (SELECT count(*) FROM m) <= ${SEARCH_TOTAL_CAP} THEN (SELECT count(*) FROM c) END`}::int AS candidates,
+             (SELECT coalesce(bool_or(${scores.map((_, i) => `s${i} >= ${STRONG_SCORE}`).join(' AND ')}), false) FROM m) AS strong,
+             (SELECT coalesce(array_agg(schedule_id ORDER BY score DESC, date DESC, schedule_id DESC), '{}') FROM (
+                SELECT schedule_id, date, ${sum} AS score FROM m ORDER BY score DESC, date DESC, schedule_id DESC OFFSET ${param(page.offset)} LIMIT ${param(page.limit)}) p) AS ids,
+             ${cap ? `(SELECT json_object_agg(score, n) FROM (SELECT ${sum} AS score, count(*) AS n FROM m GROUP BY 1) l) AS levels,
+             (SELECT max(block) FROM m) AS last_block,
+             (SELECT json_build_object('blocks', relpages, 'rows', reltuples) FROM pg_class WHERE oid = 'search_documents'::regclass) AS size` : 'null AS levels'}`;
+    type Row = { total: number; candidates: number | null; strong: boolean; ids: number[]; levels: Record<string, number> | null; last_block: number; size: { blocks: number; rows: number } };
+    const [, [row] = []] = await this.db.multi<Row>(sql, values);
+    return row!;
+  }
+
+  /**
+   * The page of a query estimated to match a large share of the documents (`countWalkWins`): the
+   * newest documents are walked along the date index and scored until SEARCH_TOTAL_CAP + 1 match,
+   * which both says the total is capped and gives each level's newest matches, so `rankByLevels`
+   * only reads a level's older matches when the walked ones do not fill the page. Undefined when
+   * fewer matched than the estimate promised within COUNT_WALK_SLACK times the rows it expected:
+   * the bitmap then counts.
+   */
+  private async walkNewest(words: string[], page: { offset: number; limit: number }, density: number, tableRows: number) {
+    const { values, param } = parameters();
+    const scores = this.exactScores(words, param);
+    const matched = scores.map((_, i) => `s${i} > 0`).join(' AND ');
+    const sum = scores.map((_, i) => `s${i}`).join(' + ');
+    const wanted = page.offset + page.limit + 1;
+    const examined = Math.ceil((COUNT_WALK_SLACK * (SEARCH_TOTAL_CAP + 1)) / density);
+    type Row = { total: number; examined: number; last: { date: string; id: number }; levels: Record<string, [number, number[]]> };
+    const [, [row] = []] = await this.db.multi<Row>(
+      `${BITMAP_ONLY}
+       WITH m AS MATERIALIZED (SELECT * FROM (
+           SELECT schedule_id, date, ${scores.map((score, i) => `${score} AS s${i}`).join(', ')}
+             FROM search_documents ORDER BY date DESC, schedule_id DESC LIMIT ${param(examined)}) w
+         WHERE ${matched} LIMIT ${SEARCH_TOTAL_CAP + 1}),
+       last AS (SELECT date, schedule_id FROM m ORDER BY date, schedule_id LIMIT 1)
+       SELECT (SELECT count(*) FROM m)::int AS total,
+              (SELECT count(*) FROM search_documents d, last WHERE (d.date, d.schedule_id) >= (last.date, last.schedule_id))::int AS examined,
+              (SELECT json_build_object('date', to_char(date, 'YYYY-MM-DD'), 'id', schedule_id) FROM last) AS last,
+              (SELECT json_object_agg(score, json_build_array(n, ids)) FROM (
+                 SELECT ${sum} AS score, count(*) AS n, (array_agg(schedule_id ORDER BY date DESC, schedule_id DESC))[1:${param(wanted)}] AS ids FROM m GROUP BY 1) l) AS levels`,
+      values,
+    );
+    if (!row || row.total <= SEARCH_TOTAL_CAP) return undefined;
+    const sizes = new Map<number, number>();
+    const newest = new Map<number, number[]>();
+    for (const [score, [n, ids]] of Object.entries(row.levels)) {
+      sizes.set(Number(score), (n * tableRows) / row.examined);
+      newest.set(Number(score), ids);
+    }
+    return this.rankByLevels(words, page, sizes, tableRows, { newest, last: row.last });
   }
 
   /**
@@ -376,13 +496,14 @@ export class EmbeddedSearchIndex implements SearchIndex {
    * estimated large is walked along the date index with its LIKEs alone (a few rows per hit); any
    * other is read from the GIN index through its tagged grams and sorted. Walking costs about
    * `wanted × tableRows / size` rows and reading about `size`: the walk wins past
-   * size² > WALK_FACTOR × wanted × tableRows.
+   * size² > WALK_FACTOR.level × wanted × tableRows.
    */
   private async rankByLevels(
     words: string[],
     page: { offset: number; limit: number },
     estimatedSizes: Map<number, number>,
     tableRows: number,
+    walked?: { newest: Map<number, number[]>; last: { date: string; id: number } },
   ): Promise<{ ids: number[]; hasMore: boolean }> {
     const options = words.map(fieldsOf);
     const levels = new Map<number, Field[][]>();
@@ -391,15 +512,15 @@ export class EmbeddedSearchIndex implements SearchIndex {
       levels.set(score, [...(levels.get(score) ?? []), combination]);
     }
     const wanted = page.offset + page.limit + 1;
-    const found: number[] = [];
-    // One level per round trip: the first levels usually fill the page, and reading a level
-    // without need (five at a time were tried) cost more than the round trips saved.
-    for (const score of [...levels.keys()].sort((a, b) => b - a)) {
-      if (found.length >= wanted) break;
-      const { values, param } = parameters();
-      const patterns = words.map((word) => param(`%${likeEscape(word)}%`));
-      const size = estimatedSizes.get(score) ?? 0;
-      const walk = walkWins(size, wanted, tableRows);
+    const order = [...levels.keys()].sort((a, b) => b - a);
+    const newest = (score: number) => walked?.newest.get(score) ?? [];
+    /** A level's estimated matches beyond the walked documents. */
+    const unread = (score: number) => Math.max(0, (estimatedSizes.get(score) ?? 0) - newest(score).length);
+    const { values, param } = parameters();
+    const patterns = words.map((word) => param(`%${likeEscape(word)}%`));
+    const older = walked ? ` AND (date, schedule_id) < (${param(walked.last.date)}::date, ${param(walked.last.id)}::int)` : '';
+    /** The condition of a level's documents beyond the walked ones; its grams too unless it is walked. */
+    const levelWhere = (score: number, walk: boolean) => {
       const arms = levels.get(score)!.map((combination) => {
         const conditions = combination.flatMap((field, w) => [
           `${FIELD_COLUMN[field]} LIKE ${patterns[w]}`,
@@ -409,8 +530,37 @@ export class EmbeddedSearchIndex implements SearchIndex {
         const grams = new Set(combination.flatMap((field, w) => taggedGrams(field, words[w]!)));
         return `(${[...conditions, `grams @> ${param([...grams])}::text[]`].join(' AND ')})`;
       });
-      const matches = await this.newestFirst<{ schedule_id: number }>(walk, `schedule_id`, arms.join(' OR '), wanted - found.length, values);
-      for (const match of matches) found.push(match.schedule_id);
+      return `(${arms.join(' OR ')})${older}`;
+    };
+    const read = new Map<number, number[]>();
+    const found: number[] = [];
+    for (const [i, score] of order.entries()) {
+      if (found.length >= wanted) break;
+      found.push(...newest(score).slice(0, wanted - found.length));
+      if (found.length >= wanted) break;
+      if (!read.has(score)) {
+        // This level's further matches, and in the same round trip those of the following levels
+        // while the ones before are estimated too few to fill the page (they would be read next
+        // anyway). A level large enough to be walked is read alone.
+        const need = wanted - found.length;
+        const walk = walkWins(unread(score), wanted, tableRows);
+        const batch = [score];
+        let expected = unread(score);
+        for (const next of walk ? [] : order.slice(i + 1)) {
+          expected += newest(next).length;
+          if (expected >= need || walkWins(unread(next), wanted, tableRows)) break;
+          batch.push(next);
+          expected += unread(next);
+        }
+        const limit = param(need);
+        const [, , , [row] = []] = await this.db.multi<Record<string, number[]>>(
+          `SET LOCAL enable_seqscan = off; SET LOCAL enable_bitmapscan = ${walk ? 'off' : 'on'}; SET LOCAL enable_indexscan = ${walk ? 'on' : 'off'};
+           SELECT ${batch.map((level, b) => `ARRAY(SELECT schedule_id FROM search_documents WHERE ${levelWhere(level, walk)} ORDER BY date DESC, schedule_id DESC LIMIT ${limit}) AS l${b}`).join(', ')}`,
+          values,
+        );
+        for (const [b, level] of batch.entries()) read.set(level, row![`l${b}`]!);
+      }
+      found.push(...read.get(score)!.slice(0, wanted - found.length));
     }
     return { ids: found.slice(page.offset, page.offset + page.limit), hasMore: found.length > page.offset + page.limit };
   }
@@ -464,7 +614,7 @@ export class EmbeddedSearchIndex implements SearchIndex {
     if (wanted > 0 && probe.probed === TYPO_PROBE_ROWS && probe.last) {
       const tableRows = Math.max(probe.rows, probe.probed);
       const estimated = (probe.matches.length * tableRows) / probe.probed;
-      const walk = walkWins(estimated, wanted, tableRows);
+      const walk = walkWins(estimated, wanted, tableRows, WALK_FACTOR.typo);
       const older = `(date, schedule_id) < (${param(probe.last.date)}::date, ${param(probe.last.id)}::int)`;
       rows.push(...(await this.newestFirst<Candidate>(walk, columns, `${walk ? '' : `${candidates} AND `}${conditions} AND ${older}`, wanted, values)));
     }

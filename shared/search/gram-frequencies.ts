@@ -1,0 +1,60 @@
+// How common each tagged gram of the embedded search index is, as PostgreSQL's own statistics
+// (ANALYZE, autovacuum) measured it: the share of documents holding each of the most common grams
+// (pg_stats.most_common_elems of `grams`). The search reads it to tell a query matching a third of
+// the documents from a rare one before choosing how to count its matches. Read again once older
+// than `maxAgeMs`, in the background; a process with none yet waits for the first read.
+import type { Db } from '../db/database.ts';
+
+export interface GramStatistics {
+  /** Share of documents holding the gram; 0 for a gram too rare to be listed. */
+  frequency(gram: string): number;
+  /** Documents in the table when the statistics were last read (pg_class.reltuples). */
+  readonly rows: number;
+}
+
+const EMPTY: GramStatistics = { frequency: () => 0, rows: 0 };
+
+export class GramFrequencies {
+  private current: { statistics: GramStatistics; readAt: number } | null = null;
+  private reading: Promise<GramStatistics> | null = null;
+
+  constructor(
+    private readonly db: Db,
+    private readonly maxAgeMs: number,
+  ) {}
+
+  /** The statistics: the last read while fresh, else a new read started (awaited only for the first). */
+  async get(): Promise<GramStatistics> {
+    if (this.current && Date.now() - this.current.readAt < this.maxAgeMs) return this.current.statistics;
+    const reading = this.read();
+    return this.current ? this.current.statistics : reading;
+  }
+
+  /** Forgets what was read (after a rebuild analysed the new rows). */
+  invalidate(): void {
+    this.current = null;
+  }
+
+  private read(): Promise<GramStatistics> {
+    this.reading ??= this.db
+      .oneOrNone<{ grams: string[] | null; frequencies: number[] | null; rows: number }>(
+        `SELECT s.most_common_elems::text::text[] AS grams, s.most_common_elem_freqs AS frequencies, c.reltuples::float8 AS rows
+           FROM pg_class c LEFT JOIN pg_stats s ON s.schemaname = current_schema() AND s.tablename = c.relname AND s.attname = 'grams'
+          WHERE c.oid = 'search_documents'::regclass`,
+      )
+      .then((row) => {
+        const frequencies = new Map<string, number>();
+        // The list of frequencies ends with three more numbers (minimum, maximum, null share).
+        for (const [i, gram] of (row?.grams ?? []).entries()) frequencies.set(gram, row!.frequencies![i]!);
+        const statistics: GramStatistics = frequencies.size > 0 ? { frequency: (gram) => frequencies.get(gram) ?? 0, rows: Math.max(0, row!.rows) } : EMPTY;
+        this.current = { statistics, readAt: Date.now() };
+        return statistics;
+      })
+      // A failed read leaves the last statistics in place (or none: every count then uses the bitmap).
+      .catch(() => this.current?.statistics ?? EMPTY)
+      .finally(() => {
+        this.reading = null;
+      });
+    return this.reading;
+  }
+}
