@@ -1,6 +1,7 @@
 // The embedded search engine, in PostgreSQL. Each document keeps normalised, space-free keys per
 // field, the initial consonants, and the set of character bigrams tagged with their field (`t`
-// title, `s` source, `v` venue, `m` members, `d` description, `c` initials; GIN-indexed): a query
+// title, `s` source, `v` venue, `m` members, `d` description, `c` initials; stored as 32-bit keys,
+// `gramKey`, GIN-indexed): a query
 // word of two or more characters first narrows the candidates to documents holding all of its
 // bigrams in one field, then is checked as a substring of that field, so "외대" finds "한국외대",
 // "프로미스나인콘서트" finds "프로미스나인 콘서트", and "ㅍㄹㅁ" finds "프로미스나인". Ranking:
@@ -12,7 +13,7 @@
 // common one along the date index until the page is full.
 // Typos: when no exact match has every word outside the description (nothing, or only weak
 // matches), Hangul words of two or more syllables are also matched within one jamo edit
-// (shared/korean/typo.ts): candidates hold the word's skeleton bigrams (tagged `y` in `grams`) and
+// (shared/korean/typo.ts): candidates hold the word's skeleton bigrams (tagged `y`) and
 // its skeleton as a substring of `typo_key`; the edit is then counted here. Those matches come
 // after every exact match, ranked by the same field order.
 import { setImmediate as setImmediatePromise } from 'node:timers/promises';
@@ -29,9 +30,9 @@ const MAX_WORD_LENGTH = 40;
 const MAX_DESCRIPTION_CHARS = 1000;
 /** Index rows built between two turns of the event loop (about 2.5 ms of work). */
 const ROWS_PER_TURN = 50;
-const COLUMNS = 'schedule_id, category_id, date, title_key, source_key, venue_key, members_key, description_key, choseong_key, grams, typo_key, format';
+const COLUMNS = 'schedule_id, category_id, date, title_key, source_key, venue_key, members_key, description_key, choseong_key, gram_keys, typo_key, format';
 /** Rows of an older format miss keys this code reads: `ensureCurrentFormat` rebuilds them. */
-export const DOCUMENT_FORMAT = 5;
+export const DOCUMENT_FORMAT = 6;
 /**
  * Totals are counted exactly up to this many matches; a query matching more reports this number
  * with `hasMore` (the OpenAPI description and README say so), and its pages are still in exact
@@ -54,19 +55,14 @@ const MAX_TYPO_CANDIDATES = 300;
 const TYPO_PROBE_ROWS = 200;
 /** Queries of more words than this matching over the cap are scored whole: their levels multiply. */
 const MAX_LEVEL_WORDS = 2;
-/**
- * Walking the date index costs about this many times as much per row as reading a row by the GIN
- * index: for a level's ids (LIKEs on the walk, a bitmap and a sort of ids on the read), and for
- * typo candidates, whose read also fetches and sorts every candidate's keys (2.2 against 3.9 µs a
- * row: a typo beside fromis_9 has 4,700 candidates, 18 ms read and 8 ms walked).
- */
-const WALK_FACTOR = { level: 1.25, typo: 0.55 } as const;
+/** Walking the date index costs about this many times more per row than reading a row by the GIN index. */
+const WALK_FACTOR = 1.25;
 /**
  * Whether `wanted` newest rows of a set of about `size` among `tableRows` are cheaper found by
  * walking the date index (about wanted × tableRows / size rows read) than by reading the whole set
  * from the GIN index and sorting it (about size rows).
  */
-const walkWins = (size: number, wanted: number, tableRows: number, factor: number = WALK_FACTOR.level) => size * size > factor * wanted * tableRows;
+const walkWins = (size: number, wanted: number, tableRows: number) => size * size > WALK_FACTOR * wanted * tableRows;
 /**
  * Costs of counting a query's matches to the cap, measured on the benchmark machine (50,000
  * documents, a member's name in 35% of them): walking the date index and scoring each row, 2 µs a
@@ -110,7 +106,7 @@ const FIELD_COLUMN: Record<Field, string> = {
 /** What a typo probe's conditions and answer read: the keys, not the grams or the other columns. */
 const PROBED_COLUMNS = `schedule_id, date, ${Object.values(FIELD_COLUMN).join(', ')}, typo_key`;
 const FIELD_TAG: Record<Field, string> = { title: 't', source: 's', venue: 'v', members: 'm', description: 'd', choseong: 'c' };
-/** Tag of the typo skeleton's bigrams (of title, sources, venues and members) in `grams`. */
+/** Tag of the typo skeleton's bigrams (of title, sources, venues and members) among the grams. */
 const TYPO_TAG = 'y';
 
 /**
@@ -127,12 +123,25 @@ function fieldsOf(word: string): Field[] {
 const taggedGrams = (field: Field, word: string) => bigramsOfNormalized(word).map((gram) => FIELD_TAG[field] + gram);
 
 /**
+ * The 32-bit key a tagged gram is stored and asked for as (FNV-1a over its UTF-16 code units):
+ * `gram_keys` holds them, not the text (migration 018). Two grams sharing a key only add candidates,
+ * which are all checked on their text keys.
+ */
+export function gramKey(gram: string): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < gram.length; i++) hash = Math.imul(hash ^ gram.charCodeAt(i), 0x01000193);
+  return hash | 0;
+}
+/** The condition that a document holds every one of `grams` (a GIN containment of their keys). */
+const holds = (grams: Iterable<string>, param: (value: unknown) => string) => `gram_keys @> ${param([...new Set([...grams].map(gramKey))])}::int[]`;
+
+/**
  * The share of documents estimated to match a word: the sum over its fields of the rarest of its
  * grams there (an upper bound for a word of three or more characters); for a query, the words taken
  * as independent.
  */
 function wordDensity(word: string, statistics: GramStatistics): number {
-  const perField = fieldsOf(word).map((field) => Math.min(...taggedGrams(field, word).map((gram) => statistics.frequency(gram))));
+  const perField = fieldsOf(word).map((field) => Math.min(...taggedGrams(field, word).map((gram) => statistics.frequency(gramKey(gram)))));
   return Math.min(1, perField.reduce((sum, share) => sum + share, 0));
 }
 const queryDensity = (words: string[], statistics: GramStatistics) => words.reduce((density, word) => density * wordDensity(word, statistics), 1);
@@ -154,7 +163,7 @@ function parameters() {
   return { values, param };
 }
 // A common bigram (`학교`, `ㅇㅅ`) makes the planner pick a sequential scan that evaluates
-// `grams @>` on every row (~3 µs each, 150 ms at 50,000 documents); the GIN bitmap answers the
+// `gram_keys @>` on every row (~3 µs each, 150 ms at 50,000 documents); the GIN bitmap answers the
 // same containment exactly, with no recheck. Sent with the query as one simple-protocol message,
 // the setting lasts for that implicit transaction only.
 const BITMAP_ONLY = 'SET LOCAL enable_seqscan = off;';
@@ -169,7 +178,7 @@ interface DocumentRow {
   members_key: string;
   description_key: string;
   choseong_key: string;
-  grams: string[];
+  gram_keys: number[];
   typo_key: string;
   format: number;
 }
@@ -210,7 +219,7 @@ export function documentRow(document: SearchDocument): DocumentRow {
     members_key: members.join('|'),
     description_key: description,
     choseong_key: choseongs.join('|'),
-    grams: [...grams],
+    gram_keys: [...new Set([...grams].map(gramKey))],
     typo_key: [title, ...sources, ...venues, ...members].map(typoSkeleton).join('|'),
     format: DOCUMENT_FORMAT,
   };
@@ -251,28 +260,28 @@ export class EmbeddedSearchIndex implements SearchIndex {
       }
       const column = <K extends keyof DocumentRow>(key: K) => rows.map((row) => row[key]);
       // One array per column (a JSON record set cost PostgreSQL a third more, parsing the gram
-      // arrays). Grams hold no space (keys are space-free), so a gram list travels space-joined.
+      // arrays); a document's gram keys travel space-joined.
       // An entry that would not change is left as it is: no new row version, no index entries (an
       // admin write is indexed inline, then again by the indexer from its schedule.changed).
       await db.none(
         `INSERT INTO search_documents (${COLUMNS})
          SELECT r.schedule_id, r.category_id, r.date, r.title_key, r.source_key, r.venue_key, r.members_key, r.description_key,
-                r.choseong_key, string_to_array(r.grams, ' '), r.typo_key, $12
+                r.choseong_key, string_to_array(r.gram_keys, ' ')::int[], r.typo_key, $12
            FROM unnest($1::int[], $2::int[], $3::date[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[], $11::text[])
-                AS r(schedule_id, category_id, date, title_key, source_key, venue_key, members_key, description_key, choseong_key, grams, typo_key)
+                AS r(schedule_id, category_id, date, title_key, source_key, venue_key, members_key, description_key, choseong_key, gram_keys, typo_key)
          ON CONFLICT (schedule_id) DO UPDATE SET
            category_id = EXCLUDED.category_id, date = EXCLUDED.date, title_key = EXCLUDED.title_key,
            source_key = EXCLUDED.source_key, venue_key = EXCLUDED.venue_key, members_key = EXCLUDED.members_key, description_key = EXCLUDED.description_key,
-           choseong_key = EXCLUDED.choseong_key, grams = EXCLUDED.grams, typo_key = EXCLUDED.typo_key,
+           choseong_key = EXCLUDED.choseong_key, gram_keys = EXCLUDED.gram_keys, grams = '{}', typo_key = EXCLUDED.typo_key,
            format = EXCLUDED.format, indexed_at = now()
          WHERE (search_documents.category_id, search_documents.date, search_documents.title_key, search_documents.source_key,
                 search_documents.venue_key, search_documents.members_key, search_documents.description_key, search_documents.choseong_key,
-                search_documents.grams, search_documents.typo_key, search_documents.format)
+                search_documents.gram_keys, search_documents.typo_key, search_documents.format)
                IS DISTINCT FROM (EXCLUDED.category_id, EXCLUDED.date, EXCLUDED.title_key, EXCLUDED.source_key, EXCLUDED.venue_key, EXCLUDED.members_key,
-                EXCLUDED.description_key, EXCLUDED.choseong_key, EXCLUDED.grams, EXCLUDED.typo_key, EXCLUDED.format)`,
+                EXCLUDED.description_key, EXCLUDED.choseong_key, EXCLUDED.gram_keys, EXCLUDED.typo_key, EXCLUDED.format)`,
         [
           column('schedule_id'), column('category_id'), column('date'), column('title_key'), column('source_key'), column('venue_key'),
-          column('members_key'), column('description_key'), column('choseong_key'), rows.map((row) => row.grams.join(' ')),
+          column('members_key'), column('description_key'), column('choseong_key'), rows.map((row) => row.gram_keys.join(' ')),
           column('typo_key'), DOCUMENT_FORMAT,
         ],
       );
@@ -356,9 +365,9 @@ export class EmbeddedSearchIndex implements SearchIndex {
    */
   private static candidates(words: string[], param: (value: unknown) => string): string {
     if (words.length > MAX_LEVEL_WORDS) {
-      return words.map((word) => `(${fieldsOf(word).map((field) => `grams @> ${param(taggedGrams(field, word))}::text[]`).join(' OR ')})`).join(' AND ');
+      return words.map((word) => `(${fieldsOf(word).map((field) => holds(taggedGrams(field, word), param)).join(' OR ')})`).join(' AND ');
     }
-    const arms = combinations(words).map((combination) => `grams @> ${param([...new Set(combination.flatMap((field, i) => taggedGrams(field, words[i]!)))])}::text[]`);
+    const arms = combinations(words).map((combination) => holds(combination.flatMap((field, i) => taggedGrams(field, words[i]!)), param));
     return `(${arms.join(' OR ')})`;
   }
 
@@ -448,17 +457,16 @@ export class EmbeddedSearchIndex implements SearchIndex {
     const matched = scores.map((_, i) => `s${i} > 0`).join(' AND ');
     const sum = scores.map((_, i) => `s${i}`).join(' + ');
     const wanted = page.offset + page.limit + 1;
-    const examined = Math.ceil((COUNT_WALK_SLACK * (SEARCH_TOTAL_CAP + 1)) / density);
-    type Row = { total: number; examined: number; last: { date: string; id: number }; levels: Record<string, [number, number[]]> };
+    const walkLimit = Math.ceil((COUNT_WALK_SLACK * (SEARCH_TOTAL_CAP + 1)) / density);
+    type Row = { total: number; last: { date: string; id: number }; levels: Record<string, [number, number[]]> };
     const [, [row] = []] = await this.db.multi<Row>(
       `${BITMAP_ONLY}
        WITH m AS MATERIALIZED (SELECT * FROM (
            SELECT schedule_id, date, ${scores.map((score, i) => `${score} AS s${i}`).join(', ')}
-             FROM search_documents ORDER BY date DESC, schedule_id DESC LIMIT ${param(examined)}) w
+             FROM search_documents ORDER BY date DESC, schedule_id DESC LIMIT ${param(walkLimit)}) w
          WHERE ${matched} LIMIT ${SEARCH_TOTAL_CAP + 1}),
        last AS (SELECT date, schedule_id FROM m ORDER BY date, schedule_id LIMIT 1)
        SELECT (SELECT count(*) FROM m)::int AS total,
-              (SELECT count(*) FROM search_documents d, last WHERE (d.date, d.schedule_id) >= (last.date, last.schedule_id))::int AS examined,
               (SELECT json_build_object('date', to_char(date, 'YYYY-MM-DD'), 'id', schedule_id) FROM last) AS last,
               (SELECT json_object_agg(score, json_build_array(n, ids)) FROM (
                  SELECT ${sum} AS score, count(*) AS n, (array_agg(schedule_id ORDER BY date DESC, schedule_id DESC))[1:${param(wanted)}] AS ids FROM m GROUP BY 1) l) AS levels`,
@@ -467,8 +475,9 @@ export class EmbeddedSearchIndex implements SearchIndex {
     if (!row || row.total <= SEARCH_TOTAL_CAP) return undefined;
     const sizes = new Map<number, number>();
     const newest = new Map<number, number[]>();
+    // Each level's size: its share of the walked matches, of the matches the statistics expect.
     for (const [score, [n, ids]] of Object.entries(row.levels)) {
-      sizes.set(Number(score), (n * tableRows) / row.examined);
+      sizes.set(Number(score), (n / row.total) * density * tableRows);
       newest.set(Number(score), ids);
     }
     return this.rankByLevels(words, page, sizes, tableRows, { newest, last: row.last });
@@ -496,7 +505,7 @@ export class EmbeddedSearchIndex implements SearchIndex {
    * estimated large is walked along the date index with its LIKEs alone (a few rows per hit); any
    * other is read from the GIN index through its tagged grams and sorted. Walking costs about
    * `wanted × tableRows / size` rows and reading about `size`: the walk wins past
-   * size² > WALK_FACTOR.level × wanted × tableRows.
+   * size² > WALK_FACTOR × wanted × tableRows.
    */
   private async rankByLevels(
     words: string[],
@@ -527,8 +536,7 @@ export class EmbeddedSearchIndex implements SearchIndex {
           ...options[w]!.slice(0, options[w]!.indexOf(field)).map((better) => `${FIELD_COLUMN[better]} NOT LIKE ${patterns[w]}`),
         ]);
         if (walk) return `(${conditions.join(' AND ')})`;
-        const grams = new Set(combination.flatMap((field, w) => taggedGrams(field, words[w]!)));
-        return `(${[...conditions, `grams @> ${param([...grams])}::text[]`].join(' AND ')})`;
+        return `(${[...conditions, holds(combination.flatMap((field, w) => taggedGrams(field, words[w]!)), param)].join(' AND ')})`;
       });
       return `(${arms.join(' OR ')})${older}`;
     };
@@ -582,10 +590,10 @@ export class EmbeddedSearchIndex implements SearchIndex {
     // mistyped name beside fromis_9 has 15,000 skeleton candidates, and none left after that).
     const choices = exactWords.length <= MAX_LEVEL_WORDS ? combinations(exactWords) : [];
     const candidates = choices.length > 0
-      ? `(${choices.map((combination) => `grams @> ${param([...typoGrams, ...combination.flatMap((field, i) => taggedGrams(field, exactWords[i]!))])}::text[]`).join(' OR ')})`
-      : `grams @> ${param([...typoGrams])}::text[]`;
+      ? `(${choices.map((combination) => holds([...typoGrams, ...combination.flatMap((field, i) => taggedGrams(field, exactWords[i]!))], param)).join(' OR ')})`
+      : holds(typoGrams, param);
     // Checked row by row (they imply the grams above, which only the index should test: a row's
-    // grams are a compressed array of 200 or so, 20 µs a row to unpack and search).
+    // keys are an array of 200 or so, slow to search row by row).
     const conditions = [
       ...typoWords.map((word) => `typo_key LIKE ${param(`%${likeEscape(typoSkeleton(word))}%`)}`),
       // Words that are not corrected must match exactly; the corrected ones not all exactly
@@ -614,7 +622,7 @@ export class EmbeddedSearchIndex implements SearchIndex {
     if (wanted > 0 && probe.probed === TYPO_PROBE_ROWS && probe.last) {
       const tableRows = Math.max(probe.rows, probe.probed);
       const estimated = (probe.matches.length * tableRows) / probe.probed;
-      const walk = walkWins(estimated, wanted, tableRows, WALK_FACTOR.typo);
+      const walk = walkWins(estimated, wanted, tableRows);
       const older = `(date, schedule_id) < (${param(probe.last.date)}::date, ${param(probe.last.id)}::int)`;
       rows.push(...(await this.newestFirst<Candidate>(walk, columns, `${walk ? '' : `${candidates} AND `}${conditions} AND ${older}`, wanted, values)));
     }

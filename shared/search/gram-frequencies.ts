@@ -1,13 +1,13 @@
 // How common each tagged gram of the embedded search index is, as PostgreSQL's own statistics
-// (ANALYZE, autovacuum) measured it: the share of documents holding each of the most common grams
-// (pg_stats.most_common_elems of `grams`). The search reads it to tell a query matching a third of
+// (ANALYZE, autovacuum) measured it: the share of documents holding each of the most common gram
+// keys (pg_stats.most_common_elems of `gram_keys`). The search reads it to tell a query matching a third of
 // the documents from a rare one before choosing how to count its matches. Read again once older
 // than `maxAgeMs`, in the background; a process with none yet waits for the first read.
 import type { Db } from '../db/database.ts';
 
 export interface GramStatistics {
-  /** Share of documents holding the gram; 0 for a gram too rare to be listed. */
-  frequency(gram: string): number;
+  /** Share of documents holding the gram key (`gramKey`); 0 for one too rare to be listed. */
+  frequency(key: number): number;
   /** Documents in the table when the statistics were last read (pg_class.reltuples). */
   readonly rows: number;
 }
@@ -37,16 +37,16 @@ export class GramFrequencies {
 
   private read(): Promise<GramStatistics> {
     this.reading ??= this.db
-      .oneOrNone<{ grams: string[] | null; frequencies: number[] | null; rows: number }>(
-        `SELECT s.most_common_elems::text::text[] AS grams, s.most_common_elem_freqs AS frequencies, c.reltuples::float8 AS rows
-           FROM pg_class c LEFT JOIN pg_stats s ON s.schemaname = current_schema() AND s.tablename = c.relname AND s.attname = 'grams'
+      .oneOrNone<{ keys: number[] | null; frequencies: number[] | null; rows: number }>(
+        `SELECT s.most_common_elems::text::int[] AS keys, s.most_common_elem_freqs AS frequencies, c.reltuples::float8 AS rows
+           FROM pg_class c LEFT JOIN pg_stats s ON s.schemaname = current_schema() AND s.tablename = c.relname AND s.attname = 'gram_keys'
           WHERE c.oid = 'search_documents'::regclass`,
       )
       .then((row) => {
-        const frequencies = new Map<string, number>();
+        const frequencies = new Map<number, number>();
         // The list of frequencies ends with three more numbers (minimum, maximum, null share).
-        for (const [i, gram] of (row?.grams ?? []).entries()) frequencies.set(gram, row!.frequencies![i]!);
-        const statistics: GramStatistics = frequencies.size > 0 ? { frequency: (gram) => frequencies.get(gram) ?? 0, rows: Math.max(0, row!.rows) } : EMPTY;
+        for (const [i, key] of (row?.keys ?? []).entries()) frequencies.set(key, row!.frequencies![i]!);
+        const statistics: GramStatistics = frequencies.size > 0 ? { frequency: (key) => frequencies.get(key) ?? 0, rows: Math.max(0, row!.rows) } : EMPTY;
         this.current = { statistics, readAt: Date.now() };
         return statistics;
       })
