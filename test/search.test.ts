@@ -4,9 +4,9 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import test from 'ava';
+import test, { type ExecutionContext } from 'ava';
 import { Client } from '@opensearch-project/opensearch';
-import { connectDatabase } from '../shared/db/database.ts';
+import { connectDatabase, type Database } from '../shared/db/database.ts';
 import { migrate } from '../shared/db/migrate.ts';
 import { createLogger } from '../shared/logger.ts';
 import { createSearchIndex } from '../shared/search/create-search-index.ts';
@@ -61,7 +61,8 @@ if (opensearchUrl) {
   });
 }
 
-test('embedded: rows written before migration 013 are rebuilt at start, with the venue and typo keys', async (t) => {
+/** A fresh migrated database of its own for one test, dropped when it ends. */
+async function migratedDatabase(t: ExecutionContext): Promise<Database> {
   const testDatabase = await createTestDatabase();
   const database = connectDatabase(testDatabase.url, logger, 2);
   t.teardown(async () => {
@@ -69,6 +70,11 @@ test('embedded: rows written before migration 013 are rebuilt at start, with the
     await testDatabase.drop();
   });
   await migrate(database.db, logger);
+  return database;
+}
+
+test('embedded: rows written before migration 013 are rebuilt at start, with the venue and typo keys', async (t) => {
+  const database = await migratedDatabase(t);
   const { id } = await database.db.one<{ id: number }>("INSERT INTO schedules (category_id, title, date) VALUES (11, '연세대학교 봄 대동제 축하공연', '2026-05-28') RETURNING id");
   const venue = await database.db.one<{ id: number }>("INSERT INTO venues (name, address, road_address) VALUES ('연세대학교 노천극장', '서울 서대문구 신촌동 134', '서울 서대문구 연세로 50') RETURNING id");
   await database.db.none("INSERT INTO events (schedule_id, school_name, venue_id) VALUES ($1, '연세대학교', $2)", [id, venue.id]);
@@ -84,13 +90,7 @@ test('embedded: rows written before migration 013 are rebuilt at start, with the
 });
 
 test('embedded: a word in most documents is counted on the newest ones and still paged in exact rank order', async (t) => {
-  const testDatabase = await createTestDatabase();
-  const database = connectDatabase(testDatabase.url, logger, 2);
-  t.teardown(async () => {
-    await database.close();
-    await testDatabase.drop();
-  });
-  await migrate(database.db, logger);
+  const database = await migratedDatabase(t);
   const index = await createSearchIndex({ db: database.db, opensearchUrl: null, logger });
   // 4,000 schedules, 9 in 10 holding 가을축제 (a tenth in the title, the school, the venue and the
   // members each, half in the description), on 1,500 dates; every title holds 일정. The rebuild
