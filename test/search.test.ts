@@ -89,6 +89,19 @@ test('embedded: rows written before migration 013 are rebuilt at start, with the
   t.is((await database.db.one<{ format: number }>('SELECT format FROM search_documents WHERE schedule_id = $1', [id])).format, DOCUMENT_FORMAT);
 });
 
+test('embedded: a character outside the basic plane (an emoji, a surrogate pair) is one character, alone or in a bigram', async (t) => {
+  const database = await migratedDatabase(t);
+  const index = await createSearchIndex({ db: database.db, opensearchUrl: null, logger });
+  const heart = document({ scheduleId: 1, title: '💜 팬미팅' });
+  const pair = document({ scheduleId: 2, title: '공지', memberNames: ['🎤🎧'] });
+  await index.upsert([heart, pair, document({ scheduleId: 3, title: '팬미팅 안내' })]);
+  t.deepEqual((await index.search('💜', { offset: 0, limit: 10 })).ids, [1]);
+  t.deepEqual((await index.search('💜팬', { offset: 0, limit: 10 })).ids, [1]);
+  t.deepEqual((await index.search('🎤🎧', { offset: 0, limit: 10 })).ids, [2]);
+  t.deepEqual((await index.search('🎧', { offset: 0, limit: 10 })).ids, [2]);
+  t.deepEqual((await index.search('🎧🎤', { offset: 0, limit: 10 })).ids, []);
+});
+
 test('embedded: a word in most documents is counted on the newest ones and still paged in exact rank order', async (t) => {
   const database = await migratedDatabase(t);
   const index = await createSearchIndex({ db: database.db, opensearchUrl: null, logger });
