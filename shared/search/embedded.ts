@@ -84,11 +84,15 @@ const countWalkWins = (density: number, tableRows: number) =>
   (COUNT_WALK_ROW_MS * (SEARCH_TOTAL_CAP + 1)) / density < COUNT_BITMAP_MATCH_MS * density * tableRows + COUNT_BITMAP_FIXED_MS;
 /**
  * A word in fewer documents than the statistics list (3% of them) narrows a query's candidates
- * alone, up to RARE_WORD_ROWS of them: scoring a candidate row costs about 10 µs, so past a few
- * hundred the containments of every choice of fields are cheaper, planning included ('외대 축제',
- * 750 candidates: 10.3 ms driven against 5.8).
+ * alone, up to RARE_WORD_ROWS of them (scoring a candidate row costs about 10 µs), when the
+ * containments of every choice of fields would ask the GIN index for at least DRIVER_MIN_KEYS
+ * keys in all: a typo beside fromis_9 (25 choices of 9 keys) took 31 ms that way and 13 driven.
+ * With fewer keys the containments are cheap, and a word that turns out common (a school's short
+ * name, 750 documents) would pay for the driven attempt and then for them: 2 ms more at p50 over
+ * the benchmark's two-word queries.
  */
 const RARE_WORD_ROWS = 100;
+const DRIVER_MIN_KEYS = 150;
 /** How long the planner's gram frequencies (pg_stats) are used before they are read again. */
 const GRAM_STATS_MAX_AGE_MS = 60_000;
 
@@ -406,12 +410,13 @@ export class EmbeddedSearchIndex implements SearchIndex {
     }
     // A rare word (a typo, a name few documents hold) narrows the candidates alone: the other
     // words are checked on its rows by their LIKEs instead of one GIN containment per choice of
-    // fields (25 for two words, 4 ms of planning). The statistics only list grams in 3% or more of
-    // the documents, so its candidates are read up to RARE_WORD_ROWS: past that with fewer
-    // matches than the cap, the query is asked again the usual way.
+    // fields. The statistics only list grams in 3% or more of the documents, so its candidates
+    // are read up to RARE_WORD_ROWS: past that with fewer matches than the cap, the query is asked
+    // again the usual way (DRIVER_MIN_KEYS says when the attempt is worth its risk).
     const densities = words.map((word) => wordDensity(word, statistics));
     const rarest = densities.indexOf(Math.min(...densities));
-    const driver = words.length > 1 && statistics.rows > 0 && densities[rarest] === 0 ? words[rarest] : undefined;
+    const keys = () => combinations(words).reduce((sum, combination) => sum + combination.reduce((n, field, i) => n + taggedGrams(field, words[i]!).length, 0), 0);
+    const driver = words.length > 1 && statistics.rows > 0 && densities[rarest] === 0 && keys() >= DRIVER_MIN_KEYS ? words[rarest] : undefined;
     const first = await this.scoreMatches(words, page, true, driver);
     const row = driver !== undefined && first.total <= SEARCH_TOTAL_CAP && first.candidates! > RARE_WORD_ROWS ? await this.scoreMatches(words, page, true) : first;
     if (row.total <= SEARCH_TOTAL_CAP) return { ids: row.ids, total: row.total, strong: row.strong };
