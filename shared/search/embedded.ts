@@ -171,7 +171,6 @@ function wordDensity(word: string, statistics: GramStatistics): number {
   const perField = fieldsOf(word).map((field) => Math.min(...taggedGrams(field, word).map((gram) => statistics.frequency(gramKey(gram)))));
   return Math.min(1, perField.reduce((sum, share) => sum + share, 0));
 }
-const queryDensity = (words: string[], statistics: GramStatistics) => words.reduce((density, word) => density * wordDensity(word, statistics), 1);
 
 /** Every choice of one field per word (`fieldsOf`). */
 function combinations(words: string[]): Field[][] {
@@ -194,6 +193,8 @@ function parameters() {
 // same containment exactly, with no recheck. Sent with the query as one simple-protocol message,
 // the setting lasts for that implicit transaction only.
 const BITMAP_ONLY = 'SET LOCAL enable_seqscan = off;';
+/** Plan settings for reading the newest rows either along the date index (`walk`) or from the GIN index and sorted. */
+const readSettings = (walk: boolean) => `SET LOCAL enable_seqscan = off; SET LOCAL enable_bitmapscan = ${walk ? 'off' : 'on'}; SET LOCAL enable_indexscan = ${walk ? 'on' : 'off'};`;
 
 interface DocumentRow {
   schedule_id: number;
@@ -373,6 +374,20 @@ export class EmbeddedSearchIndex implements SearchIndex {
     return { ids, total: exact.total + typos.length };
   }
 
+  /**
+   * Each word's score as a column (`s0`, `s1`, …), the condition that every word matched, and their
+   * sum: what the exact count and the walk select and rank by.
+   */
+  private scoring(words: string[], param: (value: unknown) => string) {
+    const scores = this.exactScores(words, param);
+    return {
+      scores,
+      columns: scores.map((score, i) => `${score} AS s${i}`).join(', '),
+      matched: scores.map((_, i) => `s${i} > 0`).join(' AND '),
+      sum: scores.map((_, i) => `s${i}`).join(' + '),
+    };
+  }
+
   /** One LIKE pattern per word, and a SQL score per word (0 when the word matches no field). */
   private exactScores(words: string[], param: (value: unknown) => string): string[] {
     return words.map((word) => {
@@ -403,7 +418,8 @@ export class EmbeddedSearchIndex implements SearchIndex {
    */
   private async exactSearch(words: string[], page: { offset: number; limit: number }): Promise<SearchPage & { strong: boolean }> {
     const statistics = await this.gramFrequencies.get();
-    const density = queryDensity(words, statistics);
+    const densities = words.map((word) => wordDensity(word, statistics));
+    const density = densities.reduce((product, share) => product * share, 1);
     if (words.length <= MAX_LEVEL_WORDS && countWalkWins(density, statistics.rows)) {
       const walked = await this.walkNewest(words, page, density, statistics.rows);
       if (walked) return { ...walked, total: SEARCH_TOTAL_CAP, strong: true };
@@ -413,7 +429,6 @@ export class EmbeddedSearchIndex implements SearchIndex {
     // fields. The statistics only list grams in 3% or more of the documents, so its candidates
     // are read up to RARE_WORD_ROWS: past that with fewer matches than the cap, the query is asked
     // again the usual way (DRIVER_MIN_KEYS says when the attempt is worth its risk).
-    const densities = words.map((word) => wordDensity(word, statistics));
     const rarest = densities.indexOf(Math.min(...densities));
     const keys = () => combinations(words).reduce((sum, combination) => sum + combination.reduce((n, field, i) => n + taggedGrams(field, words[i]!).length, 0), 0);
     const driver = words.length > 1 && statistics.rows > 0 && densities[rarest] === 0 && keys() >= DRIVER_MIN_KEYS ? words[rarest] : undefined;
@@ -442,16 +457,14 @@ export class EmbeddedSearchIndex implements SearchIndex {
     const { values, param } = parameters();
     // One score per word: the best field it is a substring of (0 when none), each LIKE evaluated
     // at most once per candidate.
-    const scores = this.exactScores(words, param);
-    const candidates = driver === undefined ? EmbeddedSearchIndex.candidates(words, param) : EmbeddedSearchIndex.candidates([driver], param);
-    const matched = scores.map((_, i) => `s${i} > 0`).join(' AND ');
-    const sum = scores.map((_, i) => `s${i}`).join(' + ');
+    const { scores, columns, matched, sum } = this.scoring(words, param);
+    const candidates = EmbeddedSearchIndex.candidates(driver === undefined ? words : [driver], param);
     // The scores are computed under a fence (OFFSET 0, or the candidates' own CTE): what follows
     // carries (id, date, scores) only, not the text keys, and stays in memory. At most one match
     // more than the cap is read: it says the total is larger. With it, how far through the table
     // the matches read reached (the bitmap scan reads blocks in order) and how many fell in each
     // score level: estimates of the levels' sizes for `rankByLevels`.
-    const scored = `SELECT schedule_id, date, (ctid::text::point)[0]::int AS block, ${scores.map((score, i) => `${score} AS s${i}`).join(', ')}
+    const scored = `SELECT schedule_id, date, (ctid::text::point)[0]::int AS block, ${columns}
         FROM search_documents WHERE ${candidates}`;
     const limit = cap ? ` LIMIT ${SEARCH_TOTAL_CAP + 1}` : '';
     const sql = `${BITMAP_ONLY}
@@ -479,16 +492,14 @@ export class EmbeddedSearchIndex implements SearchIndex {
    */
   private async walkNewest(words: string[], page: { offset: number; limit: number }, density: number, tableRows: number) {
     const { values, param } = parameters();
-    const scores = this.exactScores(words, param);
-    const matched = scores.map((_, i) => `s${i} > 0`).join(' AND ');
-    const sum = scores.map((_, i) => `s${i}`).join(' + ');
+    const { columns, matched, sum } = this.scoring(words, param);
     const wanted = page.offset + page.limit + 1;
     const walkLimit = Math.ceil((COUNT_WALK_SLACK * (SEARCH_TOTAL_CAP + 1)) / density);
     type Row = { total: number; last: { date: string; id: number }; levels: Record<string, [number, number[]]> };
     const [, [row] = []] = await this.db.multi<Row>(
       `${BITMAP_ONLY}
        WITH m AS MATERIALIZED (SELECT * FROM (
-           SELECT schedule_id, date, ${scores.map((score, i) => `${score} AS s${i}`).join(', ')}
+           SELECT schedule_id, date, ${columns}
              FROM search_documents ORDER BY date DESC, schedule_id DESC LIMIT ${param(walkLimit)}) w
          WHERE ${matched} LIMIT ${SEARCH_TOTAL_CAP + 1}),
        last AS (SELECT date, schedule_id FROM m ORDER BY date, schedule_id LIMIT 1)
@@ -516,7 +527,7 @@ export class EmbeddedSearchIndex implements SearchIndex {
    */
   private async newestFirst<T>(walk: boolean, columns: string, where: string, limit: number, values: unknown[]): Promise<T[]> {
     const [, , , rows = []] = await this.db.multi<T>(
-      `SET LOCAL enable_seqscan = off; SET LOCAL enable_bitmapscan = ${walk ? 'off' : 'on'}; SET LOCAL enable_indexscan = ${walk ? 'on' : 'off'};
+      `${readSettings(walk)}
        SELECT ${columns} FROM search_documents WHERE ${where} ORDER BY date DESC, schedule_id DESC LIMIT $${values.push(limit)}`,
       values,
     );
@@ -588,7 +599,7 @@ export class EmbeddedSearchIndex implements SearchIndex {
         }
         const limit = param(need);
         const [, , , [row] = []] = await this.db.multi<Record<string, number[]>>(
-          `SET LOCAL enable_seqscan = off; SET LOCAL enable_bitmapscan = ${walk ? 'off' : 'on'}; SET LOCAL enable_indexscan = ${walk ? 'on' : 'off'};
+          `${readSettings(walk)}
            SELECT ${batch.map((level, b) => `ARRAY(SELECT schedule_id FROM search_documents WHERE ${levelWhere(level, walk)} ORDER BY date DESC, schedule_id DESC LIMIT ${limit}) AS l${b}`).join(', ')}`,
           values,
         );
