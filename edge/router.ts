@@ -50,8 +50,11 @@ export function splitPath(path: string): string[] {
 export class Router {
   private readonly root = newNode();
   private readonly all: Route[] = [];
-  /** Routes without parameters by method and normalised path: the common case is one Map lookup. */
-  private readonly exact = new Map<string, Route>();
+  /**
+   * Routes without parameters by method, then by path with and without its trailing slash: the
+   * common case is two Map lookups on the strings uWS gives, with no string built per request.
+   */
+  private readonly exact = new Map<string, Map<string, Route>>();
 
   add(...routes: Route[]): void {
     for (const route of routes) {
@@ -73,7 +76,13 @@ export class Router {
       }
       if (node.routes.has(route.method)) throw new Error(`duplicate route ${route.method} ${route.path}`);
       node.routes.set(route.method, route);
-      if (!/[:*]/.test(route.path)) this.exact.set(`${route.method} /${splitPath(route.path).join('/')}`, route);
+      if (!/[:*]/.test(route.path)) {
+        let paths = this.exact.get(route.method);
+        if (!paths) this.exact.set(route.method, (paths = new Map()));
+        const path = `/${splitPath(route.path).join('/')}`;
+        paths.set(path, route);
+        if (path !== '/') paths.set(`${path}/`, route);
+      }
       this.all.push(route);
     }
   }
@@ -83,7 +92,7 @@ export class Router {
   }
 
   match(method: Method, path: string): Match {
-    const fixed = this.exact.get(`${method} ${path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path}`);
+    const fixed = this.exact.get(method)?.get(path);
     if (fixed) return { route: fixed, params: {} };
     const segments = splitPath(path);
     const params: Record<string, string> = {};

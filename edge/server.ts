@@ -42,11 +42,51 @@ const CORS_ALLOW_HEADERS = 'Authorization, Content-Type, If-None-Match, X-Reques
 const CORS_EXPOSE_HEADERS = 'ETag, X-Request-Id, Retry-After';
 const CORS_FILE_EXPOSE_HEADERS = 'ETag, X-Request-Id, Content-Range, Accept-Ranges, Content-Length';
 const JSON_TYPE = 'application/json; charset=utf-8';
-const statusLines = new Map<number, string>();
+
+/**
+ * Status lines, header names and fixed header values handed to uWS as bytes: uWS copies every
+ * string argument into a freshly allocated UTF-8 buffer on each call, and reads bytes in place.
+ * On the cached month that is 3% more answers per second (issue 13). Names come from the code (a
+ * bounded set); values only of the headers below, whose values come from the code too (content
+ * types, Cache-Control of the routes), and at most FIXED_VALUES_MAX of them.
+ */
+const asBytes = (text: string) => Buffer.from(text, 'latin1');
+const statusLines = new Map<number, Buffer>();
 const statusLine = (status: number) => {
   let line = statusLines.get(status);
-  if (line === undefined) statusLines.set(status, (line = `${status} ${STATUS_CODES[status] ?? ''}`.trimEnd()));
+  if (line === undefined) statusLines.set(status, (line = asBytes(`${status} ${STATUS_CODES[status] ?? ''}`.trimEnd())));
   return line;
+};
+const headerNames = new Map<string, Buffer>();
+const headerName = (name: string) => {
+  let bytes = headerNames.get(name);
+  if (bytes === undefined) headerNames.set(name, (bytes = asBytes(name)));
+  return bytes;
+};
+const FIXED_VALUE_HEADERS = new Set(['Content-Type', 'Cache-Control', 'Vary', 'Content-Encoding', 'Accept-Ranges']);
+const FIXED_VALUES_MAX = 256;
+const fixedValues = new Map<string, Buffer>();
+const headerValue = (name: string, value: string): string | Buffer => {
+  if (!FIXED_VALUE_HEADERS.has(name)) return value;
+  let bytes = fixedValues.get(value);
+  if (bytes === undefined) {
+    if (fixedValues.size >= FIXED_VALUES_MAX) return value;
+    fixedValues.set(value, (bytes = Buffer.from(value)));
+  }
+  return bytes;
+};
+const H_REQUEST_ID = asBytes('X-Request-Id');
+const H_ALLOW_ORIGIN = asBytes('Access-Control-Allow-Origin');
+const ANY_ORIGIN = asBytes('*');
+const H_EXPOSE_HEADERS = asBytes('Access-Control-Expose-Headers');
+const EXPOSE_HEADERS = asBytes(CORS_EXPOSE_HEADERS);
+const FILE_EXPOSE_HEADERS = asBytes(CORS_FILE_EXPOSE_HEADERS);
+/** Writes the headers every answer carries, then the given ones. */
+const writeHeaders = (res: uWS.HttpResponse, requestId: string, expose: Buffer, headers: Record<string, string>) => {
+  res.writeHeader(H_REQUEST_ID, requestId);
+  res.writeHeader(H_ALLOW_ORIGIN, ANY_ORIGIN);
+  res.writeHeader(H_EXPOSE_HEADERS, expose);
+  for (const name in headers) res.writeHeader(headerName(name), headerValue(name, headers[name]!));
 };
 
 const decoder = new TextDecoder();
@@ -78,6 +118,11 @@ export function clientIp(headers: Partial<Record<HeaderName, string>>, remote: A
   };
 }
 
+/** The address getter of a cacheable route: asking for it is a programming error. */
+const noClientIp = () => {
+  throw new Error('a cacheable route answers every client alike: it cannot depend on the client\'s address');
+};
+
 export const strongEtag = (body: string | Uint8Array) =>
   `"${createHash('sha1').update(body).digest('base64url')}"`;
 
@@ -105,7 +150,8 @@ export function startEdge(router: Router, hooks: EdgeHooks, logger: Logger, port
   const app = uWS.App();
   let inFlight = 0;
   // Forwarding headers mean nothing unless a trusted proxy wrote them: not even read then.
-  const captured = trustProxy > 0 ? CAPTURED_HEADERS : CAPTURED_HEADERS.filter((name) => name !== 'x-forwarded-for' && name !== 'x-real-ip');
+  const captured = (trustProxy > 0 ? CAPTURED_HEADERS : CAPTURED_HEADERS.filter((name) => name !== 'x-forwarded-for' && name !== 'x-real-ip')).map((name) => [name, asBytes(name)] as const);
+  const bodyHeaders = BODY_HEADERS.map((name) => [name, asBytes(name)] as const);
   /** True inside uWS's request callback, where writes are corked already. */
   let synchronous = false;
 
@@ -123,10 +169,7 @@ export function startEdge(router: Router, hooks: EdgeHooks, logger: Logger, port
 
   const writeResponse = (res: uWS.HttpResponse, ctx: Context, status: number, headers: Record<string, string>, body: string | Uint8Array | null, early: 'drain' | 'linger' | null) => {
     res.writeStatus(statusLine(status));
-    res.writeHeader('X-Request-Id', ctx.requestId);
-    res.writeHeader('Access-Control-Allow-Origin', '*');
-    res.writeHeader('Access-Control-Expose-Headers', CORS_EXPOSE_HEADERS);
-    for (const name in headers) res.writeHeader(name, headers[name]!);
+    writeHeaders(res, ctx.requestId, EXPOSE_HEADERS, headers);
     if (early === 'linger') {
       // Past the limit: say the connection ends, stop reading and let the idle timeout close it.
       // Closing now would reset a socket with unread data, and a client still sending (undici,
@@ -169,10 +212,7 @@ export function startEdge(router: Router, hooks: EdgeHooks, logger: Logger, port
     }
     const writeHead = () => {
       res.writeStatus(statusLine(plan.status));
-      res.writeHeader('X-Request-Id', ctx.requestId);
-      res.writeHeader('Access-Control-Allow-Origin', '*');
-      res.writeHeader('Access-Control-Expose-Headers', CORS_FILE_EXPOSE_HEADERS);
-      for (const name in plan.headers) res.writeHeader(name, plan.headers[name]!);
+      writeHeaders(res, ctx.requestId, FILE_EXPOSE_HEADERS, plan.headers);
     };
     const range = plan.range;
     if (range === null) {
@@ -293,19 +333,19 @@ export function startEdge(router: Router, hooks: EdgeHooks, logger: Logger, port
     let headContext: Context | null = null;
     if (method === 'head') res.onAborted(() => headContext && aborted(headContext));
     const headers: Partial<Record<HeaderName, string>> = {};
-    for (const name of captured) {
-      const value = req.getHeader(name);
+    for (const [name, key] of captured) {
+      const value = req.getHeader(key);
       if (value !== '') headers[name] = value;
     }
-    if (METHODS_WITH_BODY.has(method)) {
-      for (const name of BODY_HEADERS) {
-        const value = req.getHeader(name);
+    const hasBody = METHODS_WITH_BODY.has(method);
+    if (hasBody) {
+      for (const [name, key] of bodyHeaders) {
+        const value = req.getHeader(key);
         if (value !== '') headers[name] = value;
       }
     }
     const given = headers['x-request-id'];
     const requestId = given && /^[A-Za-z0-9._-]{1,64}$/.test(given) ? given : nextRequestId();
-    const ip = clientIp(headers, res.getRemoteAddressAsText(), trustProxy);
     const routeMethod = (method === 'head' ? 'get' : method === 'del' ? 'delete' : method) as Method;
     inFlight++;
 
@@ -314,13 +354,16 @@ export function startEdge(router: Router, hooks: EdgeHooks, logger: Logger, port
     try {
       match = method === 'options' ? router.match('get', path) : router.match(routeMethod, path);
     } catch (error) {
-      ctx = headContext = new Context(method, path, '', headers, ip, requestId, null);
+      ctx = headContext = new Context(method, path, '', headers, clientIp(headers, res.getRemoteAddressAsText(), trustProxy), requestId, null);
       writeError(res, ctx, null, startedAt, error);
       return ctx;
     }
     const route = match && 'route' in match ? match.route : null;
     const limit = route?.bodyLimit ?? DEFAULT_BODY_LIMIT;
-    const reader = METHODS_WITH_BODY.has(method) ? new BodyReader(limit) : null;
+    const reader = hasBody ? new BodyReader(limit) : null;
+    // A cacheable answer is the same for every client, so its route never needs the address: not
+    // reading it saves an ArrayBuffer per request, a tenth of the cached path's cost (issue 13).
+    const ip = route?.cacheControl ? noClientIp : clientIp(headers, res.getRemoteAddressAsText(), trustProxy);
     ctx = headContext = new Context(method, path, req.getQuery() ?? '', headers, ip, requestId, reader);
     if (tracing) startRequestSpan(ctx, method, route?.path ?? null, path, req.getHeader('traceparent'), req.getHeader('tracestate'));
     // uWS delivers the body only to a handler attached before this callback returns.

@@ -169,24 +169,37 @@ interface RouteSeries {
 
 /**
  * http_requests_total and http_request_duration_seconds kept as plain numbers per route, method and
- * status: the edge's hot path does one Map lookup and three increments; the Prometheus text is
- * built at scrape time (prom-client's own histogram costs several times more per observation).
+ * status: the edge's hot path does three small Map lookups and three increments; the Prometheus text
+ * is built at scrape time (prom-client's own histogram costs several times more per observation).
+ * The lookups are nested rather than one by a joined key: joining made and hashed a new string on
+ * every request, a fifth of the cached path's JavaScript (issue 13); route names are the routes' own
+ * strings, whose hash V8 keeps.
  */
 class RequestMetrics {
-  private readonly series = new Map<string, RouteSeries>();
+  private readonly byRoute = new Map<string, Map<string, Map<number, RouteSeries>>>();
+  private readonly series = new Set<RouteSeries>();
 
   observe(route: string, method: string, status: number, seconds: number): void {
-    const key = `${route} ${method} ${status}`;
-    let series = this.series.get(key);
+    let byMethod = this.byRoute.get(route);
+    if (!byMethod) this.byRoute.set(route, (byMethod = new Map()));
+    let byStatus = byMethod.get(method);
+    if (!byStatus) byMethod.set(method, (byStatus = new Map()));
+    let series = byStatus.get(status);
     if (!series) {
       series = { labels: { route, method, status: String(status) }, buckets: new Float64Array(LATENCY_BUCKETS.length + 1), sum: 0, count: 0 };
-      this.series.set(key, series);
+      byStatus.set(status, series);
+      this.series.add(series);
     }
     let index = 0;
     while (index < LATENCY_BUCKETS.length && seconds > LATENCY_BUCKETS[index]!) index++;
     series.buckets[index]!++;
     series.sum += seconds;
     series.count++;
+  }
+
+  private clear(): void {
+    this.byRoute.clear();
+    this.series.clear();
   }
 
   counter() {
@@ -196,7 +209,7 @@ class RequestMetrics {
         name: 'http_requests_total', help: 'HTTP requests answered', type: 'counter', aggregator: 'sum',
         values: [...this.series.values()].map((s) => ({ labels: s.labels, value: s.count })),
       }),
-      reset: () => this.series.clear(),
+      reset: () => this.clear(),
     };
   }
 
@@ -221,7 +234,7 @@ class RequestMetrics {
           ];
         }),
       }),
-      reset: () => this.series.clear(),
+      reset: () => this.clear(),
     };
   }
 }
