@@ -273,9 +273,13 @@ export class EmbeddedSearchIndex implements SearchIndex {
     this.gramFrequencies = new GramFrequencies(db, GRAM_STATS_MAX_AGE_MS);
   }
 
-  private async write(db: Queryable, documents: SearchDocument[]): Promise<void> {
-    // Rows in id order: concurrent writers lock them in one order and cannot deadlock each other.
-    const sorted = [...documents].sort((a, b) => a.scheduleId - b.scheduleId);
+  /**
+   * Writes the documents' rows in id order: concurrent writers lock them in one order and cannot
+   * deadlock each other. A rebuild, the only writer while it runs, writes them in date order
+   * instead (`byDate`).
+   */
+  private async write(db: Queryable, documents: SearchDocument[], byDate = false): Promise<void> {
+    const sorted = [...documents].sort(byDate ? (a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : a.scheduleId - b.scheduleId) : (a, b) => a.scheduleId - b.scheduleId);
     for (let i = 0; i < sorted.length; i += 500) {
       // Built ROWS_PER_TURN at a time, the event loop served in between: 500 rows are about 22 ms
       // of text work, and the edge may share this loop (all roles in one process).
@@ -337,7 +341,11 @@ export class EmbeddedSearchIndex implements SearchIndex {
     await this.db.tx('search-rebuild', async (tx) => {
       await tx.any('SELECT pg_advisory_xact_lock($1)', [INDEX_WRITE_LOCK]);
       await tx.none('DELETE FROM search_documents');
-      await this.write(tx, documents);
+      // Rows of neighbouring dates share table pages: the searches that walk the date index (a
+      // common word, a dense typo) then read a few hundred pages instead of a page per row, 3 times
+      // faster when ids and dates are unrelated (the benchmark's data). New schedules, mostly of
+      // recent dates, are appended together later.
+      await this.write(tx, documents, true);
       // Every row is new: the planner's statistics (and the gram frequencies the search reads
       // from them) describe the new rows from the commit on, not whenever autovacuum comes.
       await tx.none('ANALYZE search_documents');
