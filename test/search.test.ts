@@ -140,6 +140,36 @@ test('embedded: a word in most documents is counted on the newest ones and still
 
 // ---- the OpenSearch engine without a server ---------------------------------------------------
 
+test('embedded: a typo whose skeleton bigrams are common is walked on the newest documents, and the older candidates are still found', async (t) => {
+  const database = await migratedDatabase(t);
+  const index = await createSearchIndex({ db: database.db, opensearchUrl: null, logger });
+  // 3,400 schedules: half hold 여의 and half 이도, so the statistics say the skeleton bigrams of
+  // 여의됴 (어이, 이도) are each in more than half of the documents and its typo candidates are
+  // walked along the date index. Only 425 hold 여의도 (of which 여의됴 is one jamo off): the walk
+  // stops at three times the rows it expected, having found fewer than the 300 newest, and the
+  // older candidates are read from the GIN index.
+  const documents = Array.from({ length: 3400 }, (_, i) => document({
+    scheduleId: i + 1,
+    title: i % 8 === 0 ? `여의도 공연 ${i}` : i % 2 === 0 ? `여의 행사 ${i}` : `이도 행사 ${i}`,
+    date: new Date(Date.UTC(2020, 0, 1) + ((i * 7919) % 2000) * 86_400_000).toISOString().slice(0, 10),
+  }));
+  const newestFirst = (entries: SearchDocument[]) => entries.sort((a, b) => (a.date < b.date ? 1 : a.date > b.date ? -1 : 0) || b.scheduleId - a.scheduleId).map((entry) => entry.scheduleId);
+  const oldest = newestFirst(documents.filter((entry) => !entry.title.startsWith('여의도'))).slice(-5);
+  // 한강공원 on the 5 oldest of the others.
+  for (const id of oldest) documents[id - 1]!.title = `한강공원 행사 ${id}`;
+  await index.rebuild(documents);
+  // The typo search reads at most the 300 newest candidates; all match in the title, so by date.
+  const expected = newestFirst(documents.filter((entry) => entry.title.startsWith('여의도'))).slice(0, 300);
+  t.is(expected.length, 300);
+  for (const [offset, limit] of [[0, 20], [280, 20]] as const) {
+    const page = await index.search('여의됴', { offset, limit });
+    t.deepEqual(page.ids, expected.slice(offset, offset + limit), `offset ${offset}`);
+    t.is(page.total, 300);
+  }
+  // A rare skeleton (the 5 oldest hold 한강공원) is read from the GIN index, whatever its age.
+  t.deepEqual((await index.search('한강굥원', { offset: 0, limit: 10 })).ids, oldest);
+});
+
 const document = (fields: Partial<SearchDocument>): SearchDocument => ({
   scheduleId: 1,
   title: '',

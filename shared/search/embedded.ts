@@ -51,12 +51,19 @@ const STRONG_SCORE = TIER.members;
  * 1.7 s on the loaded benchmark machine). The typo part of `total` counts at most this many.
  */
 const MAX_TYPO_CANDIDATES = 300;
-/** Newest documents a typo search reads first along the date index (see `typoMatches`). */
+/** Newest documents a typo search of several words counts its matches among (see `typoMatches`). */
 const TYPO_PROBE_ROWS = 200;
 /** Queries of more words than this matching over the cap are scored whole: their levels multiply. */
 const MAX_LEVEL_WORDS = 2;
-/** Walking the date index costs about this many times more per row than reading a row by the GIN index. */
-const WALK_FACTOR = 1.25;
+/**
+ * Walking the date index costs about this many times what reading a row by the GIN index (then
+ * sorting) costs. The rows of neighbouring dates share pages (`rebuild` writes them in date order),
+ * and a GIN read of a common set intersects long posting lists first: a dense typo (a member's
+ * name one jamo off beside fromis_9) walked 3,273 rows in 5.5 ms where the GIN read of its 4,714
+ * candidates took 30 ms; a rarer one (콘설트) 6,450 rows in 36 ms against 2,182 in 14 ms. It was
+ * 1.25 before the date order.
+ */
+const WALK_FACTOR = 0.5;
 /**
  * Whether `wanted` newest rows of a set of about `size` among `tableRows` are cheaper found by
  * walking the date index (about wanted × tableRows / size rows read) than by reading the whole set
@@ -107,8 +114,8 @@ const FIELD_COLUMN: Record<Field, string> = {
   description: 'description_key',
   choseong: 'choseong_key',
 };
-/** What a typo probe's conditions and answer read: the keys, not the grams or the other columns. */
-const PROBED_COLUMNS = `schedule_id, date, ${Object.values(FIELD_COLUMN).join(', ')}, typo_key`;
+/** What a typo walk's conditions and answer read: the keys, not the grams or the other columns. */
+const WALKED_COLUMNS = `schedule_id, date, ${Object.values(FIELD_COLUMN).join(', ')}, typo_key`;
 const FIELD_TAG: Record<Field, string> = { title: 't', source: 's', venue: 'v', members: 'm', description: 'd', choseong: 'c' };
 /** Tag of the typo skeleton's bigrams (of title, sources, venues and members) among the grams. */
 const TYPO_TAG = 'y';
@@ -650,56 +657,81 @@ export class EmbeddedSearchIndex implements SearchIndex {
     // (a match in the description); otherwise from the keys here.
     const sqlScores = exactScores.map((score, i) => (someExact || !isTypoCandidate(words[i]!) ? score : '0'));
     const columns = `schedule_id, to_char(date, 'YYYY-MM-DD') AS day, title_key, source_key, venue_key, members_key, ARRAY[${sqlScores.join(', ')}] AS scores`;
-    type Candidate = { schedule_id: number; day: string; title_key: string; source_key: string; venue_key: string; members_key: string; scores: number[] };
-    // The newest TYPO_PROBE_ROWS documents first, along the date index: when a skeleton is common
-    // (a typo of 대학 or of a member's name) they hold the answer or show how dense it is. A dense
-    // one continues that walk; a rare one reads its candidates from the GIN index and sorts them.
-    const probe = await this.db.one<{ matches: Candidate[]; probed: number; last: { date: string; id: number } | null; rows: number }>(
-      `WITH newest AS MATERIALIZED (SELECT ${PROBED_COLUMNS} FROM search_documents ORDER BY date DESC, schedule_id DESC LIMIT ${TYPO_PROBE_ROWS})
-       SELECT (SELECT coalesce(json_agg(m ORDER BY m.day DESC, m.schedule_id DESC), '[]') FROM (SELECT ${columns} FROM newest WHERE ${conditions}) m) AS matches,
-              (SELECT count(*) FROM newest)::int AS probed,
-              (SELECT json_build_object('date', to_char(date, 'YYYY-MM-DD'), 'id', schedule_id) FROM newest ORDER BY date, schedule_id LIMIT 1) AS last,
-              (SELECT reltuples FROM pg_class WHERE oid = 'search_documents'::regclass)::float8 AS rows`,
+    // The newest MAX_TYPO_CANDIDATES candidates: a dense set (a typo of 대학, of a member's name) is
+    // walked along the date index, a rare one read from the GIN index and sorted. How dense: for
+    // one word, the share of documents holding its rarest skeleton bigram (gram statistics, no
+    // round trip); for several, counted among the newest TYPO_PROBE_ROWS documents, as words are
+    // not independent (fromis_9 and 축하공연 are each in a third of the documents and together in
+    // none: walking on their product read 10,000 rows, 98 ms).
+    const statistics = await this.gramFrequencies.get();
+    const tableRows = statistics.rows;
+    const density = words.length === 1
+      ? Math.min(1, ...skeletonBigrams(words[0]!).map((gram) => statistics.frequency(gramKey(TYPO_TAG + gram))))
+      : (await this.db.one<{ n: number }>(
+          `SELECT count(*)::int AS n FROM (SELECT ${WALKED_COLUMNS} FROM search_documents ORDER BY date DESC, schedule_id DESC LIMIT ${TYPO_PROBE_ROWS}) w WHERE ${conditions}`,
+          values,
+        )).n / TYPO_PROBE_ROWS;
+    if (!walkWins(density * tableRows, MAX_TYPO_CANDIDATES, tableRows)) {
+      return rankTypoMatches(words, await this.newestFirst<TypoCandidate>(false, columns, `${candidates} AND ${conditions}`, MAX_TYPO_CANDIDATES, values));
+    }
+    // The walk stops at COUNT_WALK_SLACK times the rows the estimate expected (an upper bound: a
+    // skeleton's bigrams can each be common and the skeleton rare); the older rest is then read
+    // from the GIN index.
+    const walkLimit = Math.ceil((COUNT_WALK_SLACK * MAX_TYPO_CANDIDATES) / density);
+    const [, , , walked = []] = await this.db.multi<TypoCandidate>(
+      `${readSettings(true)}
+       SELECT ${columns} FROM (SELECT ${WALKED_COLUMNS} FROM search_documents ORDER BY date DESC, schedule_id DESC LIMIT ${param(walkLimit)}) w
+        WHERE ${conditions} ORDER BY date DESC, schedule_id DESC LIMIT ${MAX_TYPO_CANDIDATES}`,
       values,
     );
-    const rows: Candidate[] = probe.matches.slice(0, MAX_TYPO_CANDIDATES);
-    const wanted = MAX_TYPO_CANDIDATES - rows.length;
-    if (wanted > 0 && probe.probed === TYPO_PROBE_ROWS && probe.last) {
-      const tableRows = Math.max(probe.rows, probe.probed);
-      const estimated = (probe.matches.length * tableRows) / probe.probed;
-      const walk = walkWins(estimated, wanted, tableRows);
-      const older = `(date, schedule_id) < (${param(probe.last.date)}::date, ${param(probe.last.id)}::int)`;
-      rows.push(...(await this.newestFirst<Candidate>(walk, columns, `${walk ? '' : `${candidates} AND `}${conditions} AND ${older}`, wanted, values)));
-    }
-    const ranked: { id: number; date: string; score: number }[] = [];
-    for (const row of rows) {
-      const fields = [
-        [row.title_key, TYPO_TIER.title, TIER.title],
-        [row.source_key, TYPO_TIER.source, TIER.source],
-        [row.venue_key, TYPO_TIER.venue, TIER.venue],
-        [row.members_key, TYPO_TIER.members, TIER.members],
-      ] as const;
-      let score = 0;
-      let matchedAll = true;
-      for (const [i, word] of words.entries()) {
-        const exactScore = Number(row.scores[i] ?? 0) || (fields.find(([text]) => text.includes(word))?.[2] ?? 0);
-        if (exactScore > 0) {
-          score += exactScore;
-          continue;
-        }
-        const wordSkeleton = typoSkeleton(word);
-        const tier = isTypoCandidate(word) ? fields.find(([text]) => matchesWithTypo(text, word, typoSkeleton(text), wordSkeleton))?.[1] : undefined;
-        if (tier === undefined) {
-          matchedAll = false;
-          break;
-        }
-        score += tier;
-      }
-      if (matchedAll) ranked.push({ id: row.schedule_id, date: row.day, score });
-    }
-    ranked.sort((a, b) => b.score - a.score || (a.date < b.date ? 1 : a.date > b.date ? -1 : 0) || b.id - a.id);
-    return ranked.map((match) => match.id);
+    if (walked.length === MAX_TYPO_CANDIDATES || walkLimit >= tableRows) return rankTypoMatches(words, walked);
+    const boundary = await this.db.oneOrNone<{ date: string; id: number }>(
+      `SELECT to_char(date, 'YYYY-MM-DD') AS date, schedule_id AS id FROM search_documents ORDER BY date DESC, schedule_id DESC OFFSET ${walkLimit - 1} LIMIT 1`,
+    );
+    if (!boundary) return rankTypoMatches(words, walked);
+    const older = `(date, schedule_id) < (${param(boundary.date)}::date, ${param(boundary.id)}::int)`;
+    const rest = await this.newestFirst<TypoCandidate>(false, columns, `${candidates} AND ${conditions} AND ${older}`, MAX_TYPO_CANDIDATES - walked.length, values);
+    return rankTypoMatches(words, [...walked, ...rest]);
   }
 
   async close(): Promise<void> {}
+}
+
+/** A typo candidate's keys and the exact score of each query word computed in SQL (`typoMatches`). */
+type TypoCandidate = { schedule_id: number; day: string; title_key: string; source_key: string; venue_key: string; members_key: string; scores: number[] };
+
+/**
+ * Typo candidates ranked: per word the exact field tier (from the SQL scores or the keys) or else
+ * the typo tier of the best field it is within one jamo edit of, then newer first; a candidate with
+ * a word matching neither way is dropped.
+ */
+function rankTypoMatches(words: string[], rows: TypoCandidate[]): number[] {
+  const ranked: { id: number; date: string; score: number }[] = [];
+  for (const row of rows) {
+    const fields = [
+      [row.title_key, TYPO_TIER.title, TIER.title],
+      [row.source_key, TYPO_TIER.source, TIER.source],
+      [row.venue_key, TYPO_TIER.venue, TIER.venue],
+      [row.members_key, TYPO_TIER.members, TIER.members],
+    ] as const;
+    let score = 0;
+    let matchedAll = true;
+    for (const [i, word] of words.entries()) {
+      const exactScore = Number(row.scores[i] ?? 0) || (fields.find(([text]) => text.includes(word))?.[2] ?? 0);
+      if (exactScore > 0) {
+        score += exactScore;
+        continue;
+      }
+      const wordSkeleton = typoSkeleton(word);
+      const tier = isTypoCandidate(word) ? fields.find(([text]) => matchesWithTypo(text, word, typoSkeleton(text), wordSkeleton))?.[1] : undefined;
+      if (tier === undefined) {
+        matchedAll = false;
+        break;
+      }
+      score += tier;
+    }
+    if (matchedAll) ranked.push({ id: row.schedule_id, date: row.day, score });
+  }
+  ranked.sort((a, b) => b.score - a.score || (a.date < b.date ? 1 : a.date > b.date ? -1 : 0) || b.id - a.id);
+  return ranked.map((match) => match.id);
 }
