@@ -116,6 +116,8 @@ const FIELD_COLUMN: Record<Field, string> = {
 };
 /** What a typo walk's conditions and answer read: the keys, not the grams or the other columns. */
 const WALKED_COLUMNS = `schedule_id, date, ${Object.values(FIELD_COLUMN).join(', ')}, typo_key`;
+/** The `limit` newest documents' keys, walked along the date index, as a subquery `w`. */
+const newestRows = (limit: string) => `(SELECT ${WALKED_COLUMNS} FROM search_documents ORDER BY date DESC, schedule_id DESC LIMIT ${limit}) w`;
 const FIELD_TAG: Record<Field, string> = { title: 't', source: 's', venue: 'v', members: 'm', description: 'd', choseong: 'c' };
 /** Tag of the typo skeleton's bigrams (of title, sources, venues and members) among the grams. */
 const TYPO_TAG = 'y';
@@ -674,7 +676,7 @@ export class EmbeddedSearchIndex implements SearchIndex {
     const density = !walkWins(bound * tableRows, MAX_TYPO_CANDIDATES, tableRows) || exactBound
       ? bound
       : (await this.db.one<{ n: number }>(
-          `SELECT count(*)::int AS n FROM (SELECT ${WALKED_COLUMNS} FROM search_documents ORDER BY date DESC, schedule_id DESC LIMIT ${TYPO_PROBE_ROWS}) w WHERE ${conditions}`,
+          `SELECT count(*)::int AS n FROM ${newestRows(String(TYPO_PROBE_ROWS))} WHERE ${conditions}`,
           values,
         )).n / TYPO_PROBE_ROWS;
     if (!walkWins(density * tableRows, MAX_TYPO_CANDIDATES, tableRows)) {
@@ -686,11 +688,11 @@ export class EmbeddedSearchIndex implements SearchIndex {
     const walkLimit = Math.ceil((COUNT_WALK_SLACK * MAX_TYPO_CANDIDATES) / density);
     const [, , , walked = []] = await this.db.multi<TypoCandidate>(
       `${readSettings(true)}
-       SELECT ${columns} FROM (SELECT ${WALKED_COLUMNS} FROM search_documents ORDER BY date DESC, schedule_id DESC LIMIT ${param(walkLimit)}) w
-        WHERE ${conditions} ORDER BY date DESC, schedule_id DESC LIMIT ${MAX_TYPO_CANDIDATES}`,
+       SELECT ${columns} FROM ${newestRows(param(walkLimit))} WHERE ${conditions} ORDER BY date DESC, schedule_id DESC LIMIT ${MAX_TYPO_CANDIDATES}`,
       values,
     );
-    if (walked.length === MAX_TYPO_CANDIDATES || walkLimit >= tableRows) return rankTypoMatches(words, walked);
+    if (walked.length === MAX_TYPO_CANDIDATES) return rankTypoMatches(words, walked);
+    // The walk's last row; none when the table is shorter than the walk (every candidate was seen).
     const boundary = await this.db.oneOrNone<{ date: string; id: number }>(
       `SELECT to_char(date, 'YYYY-MM-DD') AS date, schedule_id AS id FROM search_documents ORDER BY date DESC, schedule_id DESC OFFSET ${walkLimit - 1} LIMIT 1`,
     );

@@ -68,29 +68,28 @@ interface Target {
 /**
  * Each target loaded once per round, the targets taking turns within every round: run one after
  * the other, a peer and the service fell into different moods of this machine, whose speed drifts
- * by a third within minutes. Kept: each target's best round (the first round also warms the JIT of
- * each server) and every round, for ratios taken round by round.
+ * by a third within minutes. Returns every round's loads, in the targets' order.
  */
-async function inTurns<T extends Target[]>(targets: [...T]): Promise<{ best: { [K in keyof T]: Load }; rounds: Load[][] }> {
-  const top: (Load | null)[] = targets.map(() => null);
+async function inTurns(targets: Target[]): Promise<Load[][]> {
   const rounds: Load[][] = [];
   for (let round = 0; round < ROUNDS; round++) {
     const results: Load[] = [];
-    for (const [i, target] of targets.entries()) {
-      const result = await load(target.url, target.headers ?? {}, target.expect304 ?? false);
-      results.push(result);
-      if (!top[i] || result.requests > top[i]!.requests) top[i] = result;
-    }
+    for (const target of targets) results.push(await load(target.url, target.headers ?? {}, target.expect304 ?? false));
     rounds.push(results);
   }
-  return { best: top as { [K in keyof T]: Load }, rounds };
+  return rounds;
 }
 
-/** The median over the rounds of target a's rate over target b's, each pair measured back to back. */
-function medianRatio(rounds: Load[][], a: number, b: number): number {
-  const ratios = rounds.map((results) => results[a]!.requests / results[b]!.requests).sort((x, y) => x - y);
-  const middle = Math.floor(ratios.length / 2);
-  return ratios.length % 2 === 1 ? ratios[middle]! : (ratios[middle - 1]! + ratios[middle]!) / 2;
+/** Each target's best round by throughput (the first round also warms the JIT of each server). */
+const best = (rounds: Load[][]) => rounds[0]!.map((_, i) => rounds.map((results) => results[i]!).reduce((a, b) => (b.requests > a.requests ? b : a)));
+
+/** Target a's rate over target b's in each round, the pair measured back to back. */
+const ratios = (rounds: Load[][], a: number, b: number) => rounds.map((results) => results[a]!.requests / results[b]!.requests);
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((x, y) => x - y);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
 }
 
 function get(url: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }> {
@@ -153,8 +152,8 @@ const encodings = await inTurns([
   { url, headers: { 'if-none-match': etag }, expect304: true },
   { url, headers: { 'accept-encoding': 'br', 'if-none-match': brEtag }, expect304: true },
 ]);
-const [service, bareLoad, fastifyLoad] = servers.best;
-const [plain, br, gz, revalidate, revalidateBr] = encodings.best;
+const [service, bareLoad, fastifyLoad] = best(servers) as [Load, Load, Load];
+const [plain, br, gz, revalidate, revalidateBr] = best(encodings) as [Load, Load, Load, Load, Load];
 (bare as unknown as { close(): void }).close();
 await fastify.close();
 
@@ -184,8 +183,8 @@ console.table({
   'service, If-None-Match → 304': row(revalidate, 0),
   'service, br + If-None-Match → 304': row(revalidateBr, 0),
 });
-console.log(`service/bare uWS: median of the rounds ${medianRatio(servers.rounds, 0, 1).toFixed(2)}, best rounds ${(service.requests / bareLoad.requests).toFixed(2)} (aim ≥ 0.85); service/Fastify: median ${medianRatio(servers.rounds, 0, 2).toFixed(2)}, best ${(service.requests / fastifyLoad.requests).toFixed(2)} (aim ≥ 1.5)`);
-console.log(`  service/bare uWS round by round: ${servers.rounds.map((results) => (results[0]!.requests / results[1]!.requests).toFixed(2)).join(', ')}`);
-console.log(`br/plain: median ${medianRatio(encodings.rounds, 1, 0).toFixed(2)}, best ${(br.requests / plain.requests).toFixed(2)}; gzip/plain: median ${medianRatio(encodings.rounds, 2, 0).toFixed(2)}, best ${(gz.requests / plain.requests).toFixed(2)} (aim ≥ 0.9); bytes per answer: plain ${body.length}, br ${encoded.br.body.length}, gzip ${encoded.gzip.body.length}`);
+console.log(`service/bare uWS: median of the rounds ${median(ratios(servers, 0, 1)).toFixed(2)}, best rounds ${(service.requests / bareLoad.requests).toFixed(2)} (aim ≥ 0.85); service/Fastify: median ${median(ratios(servers, 0, 2)).toFixed(2)}, best ${(service.requests / fastifyLoad.requests).toFixed(2)} (aim ≥ 1.5)`);
+console.log(`  service/bare uWS round by round: ${ratios(servers, 0, 1).map((ratio) => ratio.toFixed(2)).join(', ')}`);
+console.log(`br/plain: median ${median(ratios(encodings, 1, 0)).toFixed(2)}, best ${(br.requests / plain.requests).toFixed(2)}; gzip/plain: median ${median(ratios(encodings, 2, 0)).toFixed(2)}, best ${(gz.requests / plain.requests).toFixed(2)} (aim ≥ 0.9); bytes per answer: plain ${body.length}, br ${encoded.br.body.length}, gzip ${encoded.gzip.body.length}`);
 console.log(`uncached first read: p50 ${ms(cold[Math.floor(cold.length / 2)]!)}, max ${ms(cold[cold.length - 1]!)} over ${cold.length} months`);
 process.exit(0);
