@@ -7,6 +7,8 @@ import type { Variants } from '../shared/compression.ts';
 
 /** Request headers the edge reads; uWS only allows reading them inside the callback. */
 export const CAPTURED_HEADERS = ['authorization', 'x-forwarded-for', 'x-real-ip', 'if-none-match', 'x-request-id', 'range', 'accept-encoding'] as const;
+/** All a cacheable route reads (and `range` when it serves files): its answer is every client's. */
+export const CACHEABLE_HEADERS = ['if-none-match', 'x-request-id', 'accept-encoding'] as const satisfies readonly (typeof CAPTURED_HEADERS)[number][];
 /** Read too when the method carries a body. */
 export const BODY_HEADERS = ['content-type', 'content-length'] as const;
 export type HeaderName = (typeof CAPTURED_HEADERS)[number] | (typeof BODY_HEADERS)[number];

@@ -28,6 +28,8 @@ export interface Route {
   bodyLimit?: number;
   /** Public GET: strong ETag, `If-None-Match` → 304, and this Cache-Control value. */
   cacheControl?: string;
+  /** Answers stored files: the edge reads `Range` (a cacheable route reads few headers otherwise). */
+  files?: true;
   doc: RouteDoc;
 }
 

@@ -7,8 +7,8 @@ import { databaseUnavailable } from '../shared/db/database.ts';
 import { HttpError, serviceUnavailable } from '../shared/errors.ts';
 import type { Logger } from '../shared/logger.ts';
 import { tracing } from '../shared/tracing.ts';
-import { COMPRESS_MIN_BYTES, preferredEncoding, VariantCache, type Variants } from '../shared/compression.ts';
-import { BodyReader, BODY_HEADERS, CAPTURED_HEADERS, Context, type HeaderName, type Reply } from './context.ts';
+import { COMPRESS_MIN_BYTES, preferredEncoding, VariantCache, type Encoding, type Variants } from '../shared/compression.ts';
+import { BodyReader, BODY_HEADERS, CACHEABLE_HEADERS, CAPTURED_HEADERS, Context, type HeaderName, type Reply } from './context.ts';
 import { pipeToResponse, planFile, pumpToResponse } from './file-response.ts';
 import { endRequestSpan, inRequestSpan, startRequestSpan } from './request-tracing.ts';
 import type { Method, Route, Router } from './router.ts';
@@ -76,18 +76,64 @@ const headerValue = (name: string, value: string): string | Buffer => {
   return bytes;
 };
 const H_REQUEST_ID = asBytes('X-Request-Id');
+const NO_HEADERS: Record<string, string> = Object.freeze({});
 const H_ALLOW_ORIGIN = asBytes('Access-Control-Allow-Origin');
-const ANY_ORIGIN = asBytes('*');
-const H_EXPOSE_HEADERS = asBytes('Access-Control-Expose-Headers');
-const EXPOSE_HEADERS = asBytes(CORS_EXPOSE_HEADERS);
-const FILE_EXPOSE_HEADERS = asBytes(CORS_FILE_EXPOSE_HEADERS);
+
+/**
+ * Several header lines in one uWS call. uWS writes `name: value\r\n`, so a value of the form
+ * `v1\r\nName2: v2\r\n…` writes whole lines after the first: one native call where each header
+ * took one (with two typed-array arguments), a tenth of a microsecond each. Only for lines built
+ * here from the code's names and values (never from a request), checked to hold no control
+ * character; null when one does.
+ */
+function headerLines(first: string, lines: Array<readonly [string, string]>): Buffer | null {
+  const text = [first, ...lines.map(([name, value]) => `${name}: ${value}`)].join('\r\n');
+  return /^[\x20-\x7e]*(\r\n[\x20-\x7e]+)*$/.test(text) ? asBytes(text) : null;
+}
+/** `*` for Access-Control-Allow-Origin, then the exposed headers: the lines every answer carries. */
+const corsLines = (expose: string) => headerLines('*', [['Access-Control-Expose-Headers', expose]])!;
+const CORS_LINES = corsLines(CORS_EXPOSE_HEADERS);
+const CORS_FILE_LINES = corsLines(CORS_FILE_EXPOSE_HEADERS);
+
 /** Writes the headers every answer carries, then the given ones. */
-const writeHeaders = (res: uWS.HttpResponse, requestId: string, expose: Buffer, headers: Record<string, string>) => {
+const writeHeaders = (res: uWS.HttpResponse, requestId: string, cors: Buffer, headers: Record<string, string>) => {
   res.writeHeader(H_REQUEST_ID, requestId);
-  res.writeHeader(H_ALLOW_ORIGIN, ANY_ORIGIN);
-  res.writeHeader(H_EXPOSE_HEADERS, expose);
+  res.writeHeader(H_ALLOW_ORIGIN, cors);
   for (const name in headers) res.writeHeader(headerName(name), headerValue(name, headers[name]!));
 };
+
+/** The headers of a cacheable answer (200 or 304) after the request id and CORS. */
+function cacheableHeaders(status: number, cacheControl: string, contentType: string, vary: boolean, encoding: Encoding | null, etag: string): Record<string, string> {
+  const headers: Record<string, string> = { 'Content-Type': contentType, 'Cache-Control': cacheControl };
+  if (vary) headers.Vary = 'Accept-Encoding';
+  if (encoding !== null && status === 200) headers['Content-Encoding'] = encoding;
+  headers.ETag = etag;
+  return headers;
+}
+
+/**
+ * The header lines of cacheable representations (CORS, Content-Type, Cache-Control, Vary,
+ * Content-Encoding, ETag), made at a representation's first answer and written in one call after.
+ * Per route (their Cache-Control differs, and equal bodies have equal ETags) and status (a 304
+ * carries no Content-Encoding), by ETag; a route's map starts over past its bound.
+ */
+class RepresentationHeaders {
+  private readonly byRoute = new Map<Route, Map<string, { contentType: string; lines: Buffer | null }>>();
+  private static readonly PER_ROUTE = 1024;
+
+  get(route: Route, status: number, etag: string, contentType: string, vary: boolean, encoding: Encoding | null): Buffer | null {
+    let known = this.byRoute.get(route);
+    if (known === undefined) this.byRoute.set(route, (known = new Map()));
+    const key = status === 304 ? `304 ${etag}` : etag;
+    const entry = known.get(key);
+    if (entry !== undefined && entry.contentType === contentType) return entry.lines;
+    if (known.size >= RepresentationHeaders.PER_ROUTE) known.clear();
+    const headers = cacheableHeaders(status, route.cacheControl!, contentType, vary, encoding, etag);
+    const lines = headerLines('*', [['Access-Control-Expose-Headers', CORS_EXPOSE_HEADERS], ...Object.entries(headers)]);
+    known.set(key, { contentType, lines });
+    return lines;
+  }
+}
 
 const decoder = new TextDecoder();
 
@@ -95,6 +141,11 @@ const decoder = new TextDecoder();
 const PROCESS_TAG = randomBytes(6).toString('hex');
 let requestSequence = 0;
 const nextRequestId = () => `${PROCESS_TAG}-${(++requestSequence).toString(36)}`;
+/** The client's X-Request-Id when it is a plain token of at most 64 characters, else a new one. */
+const requestIdOf = (headers: Partial<Record<HeaderName, string>>) => {
+  const given = headers['x-request-id'];
+  return given && /^[A-Za-z0-9._-]{1,64}$/.test(given) ? given : nextRequestId();
+};
 
 /** Longest address kept from a header: an IPv6 text with a zone fits; anything longer is not an address. */
 const MAX_ADDRESS_LENGTH = 64;
@@ -149,27 +200,44 @@ export function startEdge(router: Router, hooks: EdgeHooks, logger: Logger, port
   const trustProxy = options.trustProxy ?? 0;
   const app = uWS.App();
   let inFlight = 0;
+  const named = (names: readonly HeaderName[]) => names.map((name) => [name, asBytes(name)] as const);
   // Forwarding headers mean nothing unless a trusted proxy wrote them: not even read then.
-  const captured = (trustProxy > 0 ? CAPTURED_HEADERS : CAPTURED_HEADERS.filter((name) => name !== 'x-forwarded-for' && name !== 'x-real-ip')).map((name) => [name, asBytes(name)] as const);
-  const bodyHeaders = BODY_HEADERS.map((name) => [name, asBytes(name)] as const);
+  const captured = named(trustProxy > 0 ? CAPTURED_HEADERS : CAPTURED_HEADERS.filter((name) => name !== 'x-forwarded-for' && name !== 'x-real-ip'));
+  // A cacheable answer is the same for every client: its route reads no token and no address, and
+  // a Range only when it serves files. Each header read is a call into uWS.
+  const cacheableCaptured = named(CACHEABLE_HEADERS);
+  const fileCaptured = named([...CACHEABLE_HEADERS, 'range']);
+  const bodyHeaders = named(BODY_HEADERS);
+  const capture = (req: uWS.HttpRequest, names: ReadonlyArray<readonly [HeaderName, Buffer]>, headers: Partial<Record<HeaderName, string>>) => {
+    for (const [name, key] of names) {
+      const value = req.getHeader(key);
+      if (value !== '') headers[name] = value;
+    }
+    return headers;
+  };
   /** True inside uWS's request callback, where writes are corked already. */
   let synchronous = false;
 
-  const write = (res: uWS.HttpResponse, ctx: Context, route: Route | null, startedAt: number, status: number, headers: Record<string, string>, body: string | Uint8Array | null) => {
+  /** `lines`, when given, are all the headers but the request id, made by RepresentationHeaders. */
+  const write = (res: uWS.HttpResponse, ctx: Context, route: Route | null, startedAt: number, status: number, headers: Record<string, string>, body: string | Uint8Array | null, lines: Buffer | null = null) => {
     if (ctx.aborted) return;
     ctx.aborted = true; // answered: later writes are ignored
     inFlight--;
     const early = earlyAnswer(ctx.bodyReader, ctx.header('content-length'));
     // uWS corks the synchronous scope of a request handler itself; later answers cork here.
-    if (synchronous) writeResponse(res, ctx, status, headers, body, early);
-    else res.cork(() => writeResponse(res, ctx, status, headers, body, early));
+    if (synchronous) writeResponse(res, ctx, status, headers, body, early, lines);
+    else res.cork(() => writeResponse(res, ctx, status, headers, body, early, lines));
     hooks.observe?.(route?.path ?? 'unmatched', ctx.method, status, (performance.now() - startedAt) / 1000);
     if (tracing) endRequestSpan(ctx, status);
   };
 
-  const writeResponse = (res: uWS.HttpResponse, ctx: Context, status: number, headers: Record<string, string>, body: string | Uint8Array | null, early: 'drain' | 'linger' | null) => {
+  const writeResponse = (res: uWS.HttpResponse, ctx: Context, status: number, headers: Record<string, string>, body: string | Uint8Array | null, early: 'drain' | 'linger' | null, lines: Buffer | null) => {
     res.writeStatus(statusLine(status));
-    writeHeaders(res, ctx.requestId, EXPOSE_HEADERS, headers);
+    if (lines === null) writeHeaders(res, ctx.requestId, CORS_LINES, headers);
+    else {
+      res.writeHeader(H_REQUEST_ID, ctx.requestId);
+      res.writeHeader(H_ALLOW_ORIGIN, lines);
+    }
     if (early === 'linger') {
       // Past the limit: say the connection ends, stop reading and let the idle timeout close it.
       // Closing now would reset a socket with unread data, and a client still sending (undici,
@@ -212,7 +280,7 @@ export function startEdge(router: Router, hooks: EdgeHooks, logger: Logger, port
     }
     const writeHead = () => {
       res.writeStatus(statusLine(plan.status));
-      writeHeaders(res, ctx.requestId, FILE_EXPOSE_HEADERS, plan.headers);
+      writeHeaders(res, ctx.requestId, CORS_FILE_LINES, plan.headers);
     };
     const range = plan.range;
     if (range === null) {
@@ -270,7 +338,8 @@ export function startEdge(router: Router, hooks: EdgeHooks, logger: Logger, port
       return;
     }
     const status = result.status ?? 200;
-    const headers: Record<string, string> = result.headers ?? {};
+    // The handler's own headers, and Content-Type (a copy: the handler may answer with it again).
+    const headers: Record<string, string> = { ...result.headers };
     let body: string | Uint8Array | null;
     if (result.raw !== undefined) {
       body = result.raw;
@@ -284,24 +353,19 @@ export function startEdge(router: Router, hooks: EdgeHooks, logger: Logger, port
       return;
     }
     const etag = result.etag ?? strongEtag(body);
-    headers['Cache-Control'] = route.cacheControl;
+    const contentType = headers['Content-Type']!;
     const size = typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength;
-    if (size < COMPRESS_MIN_BYTES || headers['Content-Type'] !== JSON_TYPE) {
-      answerCacheable(res, ctx, route, startedAt, headers, body, etag);
-      return;
-    }
-    headers.Vary = 'Accept-Encoding';
-    const encoding = preferredEncoding(ctx.header('accept-encoding'));
+    const vary = size >= COMPRESS_MIN_BYTES && contentType === JSON_TYPE;
+    const encoding = vary ? preferredEncoding(ctx.header('accept-encoding')) : null;
     if (encoding === null) {
-      answerCacheable(res, ctx, route, startedAt, headers, body, etag);
+      answerCacheable(res, ctx, route, startedAt, result.headers, contentType, vary, null, body, etag);
       return;
     }
     const plain = body;
     const withVariants = (variants: Variants) => {
       const variant = variants[encoding];
-      if (!variant) return answerCacheable(res, ctx, route, startedAt, headers, plain, etag);
-      headers['Content-Encoding'] = encoding;
-      answerCacheable(res, ctx, route, startedAt, headers, variant.body, variant.etag);
+      if (!variant) answerCacheable(res, ctx, route, startedAt, result.headers, contentType, vary, null, plain, etag);
+      else answerCacheable(res, ctx, route, startedAt, result.headers, contentType, vary, encoding, variant.body, variant.etag);
     };
     const variants = result.variants ?? variantCache.get(typeof body === 'string' ? Buffer.from(body) : body, etag);
     if (variants instanceof Promise) {
@@ -312,15 +376,19 @@ export function startEdge(router: Router, hooks: EdgeHooks, logger: Logger, port
     } else withVariants(variants);
   };
 
-  /** A cacheable 200: strong ETag, and 304 when the client holds this representation. */
-  const answerCacheable = (res: uWS.HttpResponse, ctx: Context, route: Route, startedAt: number, headers: Record<string, string>, body: string | Uint8Array, etag: string) => {
-    headers.ETag = etag;
-    if (etagMatches(ctx.header('if-none-match'), etag)) {
-      delete headers['Content-Encoding'];
-      write(res, ctx, route, startedAt, 304, headers, null);
-      return;
+  const representationHeaders = new RepresentationHeaders();
+
+  /**
+   * A cacheable 200: strong ETag, and 304 when the client holds this representation. Its headers
+   * are written as one block per representation, unless the handler added headers of its own.
+   */
+  const answerCacheable = (res: uWS.HttpResponse, ctx: Context, route: Route, startedAt: number, extra: Record<string, string> | undefined, contentType: string, vary: boolean, encoding: Encoding | null, body: string | Uint8Array, etag: string) => {
+    const status = etagMatches(ctx.header('if-none-match'), etag) ? 304 : 200;
+    if (extra === undefined) {
+      const lines = representationHeaders.get(route, status, etag, contentType, vary, encoding);
+      if (lines !== null) return write(res, ctx, route, startedAt, status, NO_HEADERS, status === 304 ? null : body, lines);
     }
-    write(res, ctx, route, startedAt, 200, headers, body);
+    write(res, ctx, route, startedAt, status, { ...extra, ...cacheableHeaders(status, route.cacheControl!, contentType, vary, encoding, etag) }, status === 304 ? null : body);
   };
 
   /** Routes and answers one request; returns its context, answered or not. */
@@ -332,20 +400,7 @@ export function startEdge(router: Router, hooks: EdgeHooks, logger: Logger, port
     // handler, attached before any answer (no response may be touched after it ended).
     let headContext: Context | null = null;
     if (method === 'head') res.onAborted(() => headContext && aborted(headContext));
-    const headers: Partial<Record<HeaderName, string>> = {};
-    for (const [name, key] of captured) {
-      const value = req.getHeader(key);
-      if (value !== '') headers[name] = value;
-    }
     const hasBody = METHODS_WITH_BODY.has(method);
-    if (hasBody) {
-      for (const [name, key] of bodyHeaders) {
-        const value = req.getHeader(key);
-        if (value !== '') headers[name] = value;
-      }
-    }
-    const given = headers['x-request-id'];
-    const requestId = given && /^[A-Za-z0-9._-]{1,64}$/.test(given) ? given : nextRequestId();
     const routeMethod = (method === 'head' ? 'get' : method === 'del' ? 'delete' : method) as Method;
     inFlight++;
 
@@ -354,16 +409,21 @@ export function startEdge(router: Router, hooks: EdgeHooks, logger: Logger, port
     try {
       match = method === 'options' ? router.match('get', path) : router.match(routeMethod, path);
     } catch (error) {
-      ctx = headContext = new Context(method, path, '', headers, clientIp(headers, res.getRemoteAddressAsText(), trustProxy), requestId, null);
+      const headers = capture(req, captured, {});
+      ctx = headContext = new Context(method, path, '', headers, clientIp(headers, res.getRemoteAddressAsText(), trustProxy), requestIdOf(headers), null);
       writeError(res, ctx, null, startedAt, error);
       return ctx;
     }
     const route = match && 'route' in match ? match.route : null;
+    const cacheable = route?.cacheControl !== undefined && method !== 'options';
+    const headers = capture(req, !cacheable ? captured : route!.files ? fileCaptured : cacheableCaptured, {});
+    if (hasBody) capture(req, bodyHeaders, headers);
+    const requestId = requestIdOf(headers);
     const limit = route?.bodyLimit ?? DEFAULT_BODY_LIMIT;
     const reader = hasBody ? new BodyReader(limit) : null;
     // A cacheable answer is the same for every client, so its route never needs the address: not
     // reading it saves an ArrayBuffer per request, a tenth of the cached path's cost (issue 13).
-    const ip = route?.cacheControl ? noClientIp : clientIp(headers, res.getRemoteAddressAsText(), trustProxy);
+    const ip = cacheable ? noClientIp : clientIp(headers, res.getRemoteAddressAsText(), trustProxy);
     ctx = headContext = new Context(method, path, req.getQuery() ?? '', headers, ip, requestId, reader);
     if (tracing) startRequestSpan(ctx, method, route?.path ?? null, path, req.getHeader('traceparent'), req.getHeader('tracestate'));
     // uWS delivers the body only to a handler attached before this callback returns.

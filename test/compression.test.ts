@@ -3,6 +3,7 @@
 // bytes of the plain answer. Read with node:http so the bytes on the wire are what is checked.
 import test from 'ava';
 import { request } from 'node:http';
+import { connect } from 'node:net';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { insertMember } from './helpers/factory.ts';
 import { startTestService, type TestService } from './helpers/service.ts';
@@ -125,6 +126,50 @@ test('other cacheable JSON (the OpenAPI document) is compressed; answers under 1
   t.true(small.body.length < 1024, `members list is ${small.body.length} bytes`);
   t.is(small.headers['content-encoding'], undefined);
   t.is(small.headers.vary, undefined);
+});
+
+/** The header lines of one answer exactly as sent, read from a socket (node:http would merge and reorder them). */
+function headerLines(path: string, headers: Record<string, string> = {}): Promise<string[]> {
+  const { port } = new URL(service.url);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), '127.0.0.1', () => {
+      socket.write(`GET ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\n${Object.entries(headers).map(([k, v]) => `${k}: ${v}\r\n`).join('')}Connection: close\r\n\r\n`);
+    });
+    const chunks: Buffer[] = [];
+    socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+    socket.on('end', () => resolve(Buffer.concat(chunks).toString('latin1').split('\r\n\r\n')[0]!.split('\r\n').slice(1)));
+    socket.on('error', reject);
+  });
+}
+
+test('a cacheable answer carries each header once, the same lines at every answer but its request id', async (t) => {
+  const plain = await raw(MONTH);
+  const br = await raw(MONTH, { 'Accept-Encoding': 'br' });
+  const cases: Array<[Record<string, string>, number, string[]]> = [
+    [{}, 200, ['Vary: Accept-Encoding', `ETag: ${plain.headers.etag}`]],
+    [{ 'Accept-Encoding': 'br' }, 200, ['Vary: Accept-Encoding', 'Content-Encoding: br', `ETag: ${br.headers.etag}`]],
+    [{ 'Accept-Encoding': 'br', 'If-None-Match': String(br.headers.etag) }, 304, ['Vary: Accept-Encoding', `ETag: ${br.headers.etag}`]],
+  ];
+  for (const [headers, status, representation] of cases) {
+    const expected = [
+      'Access-Control-Allow-Origin: *',
+      'Access-Control-Expose-Headers: ETag, X-Request-Id, Retry-After',
+      'Content-Type: application/json; charset=utf-8',
+      `Cache-Control: ${plain.headers['cache-control']}`,
+      ...representation,
+    ];
+    const answers = [await headerLines(MONTH, headers), await headerLines(MONTH, headers)];
+    for (const lines of answers) {
+      t.regex(lines[0]!, /^X-Request-Id: \S+$/, JSON.stringify(headers));
+      t.deepEqual(lines.slice(1, 1 + expected.length), expected, JSON.stringify(headers));
+      const names = lines.map((line) => line.slice(0, line.indexOf(':')).toLowerCase());
+      t.is(new Set(names).size, names.length, `no header twice: ${names.join(', ')}`);
+      t.true(lines.includes(`Content-Length: ${status === 304 ? 0 : headers['Accept-Encoding'] ? br.body.length : plain.body.length}`), lines.join(' | '));
+    }
+    t.not(answers[0]![0], answers[1]![0], 'each answer has its own request id');
+  }
+  // A client's own request id comes back, before the representation's lines.
+  t.is((await headerLines(MONTH, { 'X-Request-Id': 'client-id-1' }))[0], 'X-Request-Id: client-id-1');
 });
 
 test('answers that are not cacheable JSON are never compressed', async (t) => {

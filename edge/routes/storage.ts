@@ -11,7 +11,7 @@ export function storageRoutes(s: Services): Route[] {
   const storage = s.storage;
   return [
     {
-      method: 'get', path: '/storage/*path', cacheControl: 'public, max-age=86400',
+      method: 'get', path: '/storage/*path', cacheControl: 'public, max-age=86400', files: true,
       handler: async (ctx: Context) => {
         const key = keyOfStoragePath(ctx.params.path ?? '', storage.bucket);
         const file = key === null ? null : await storage.openFile(key);
