@@ -392,9 +392,8 @@ export function startEdge(router: Router, hooks: EdgeHooks, logger: Logger, port
   };
 
   /** Routes and answers one request; returns its context, answered or not. */
-  const handle = (res: uWS.HttpResponse, req: uWS.HttpRequest): Context => {
+  const handle = (res: uWS.HttpResponse, req: uWS.HttpRequest, method: string): Context => {
     const startedAt = performance.now();
-    const method = req.getMethod();
     const path = req.getUrl();
     // uWS does not count endWithoutBody(length > 0) as an answer: HEAD always needs an abort
     // handler, attached before any answer (no response may be touched after it ended).
@@ -506,17 +505,20 @@ export function startEdge(router: Router, hooks: EdgeHooks, logger: Logger, port
     ctx.bodyReader?.fail(new Error('request aborted'));
   };
 
-  app.any('/*', (res, req) => {
+  const onRequest = (res: uWS.HttpResponse, req: uWS.HttpRequest, method: string) => {
     synchronous = true;
     try {
-      const ctx = handle(res, req);
+      const ctx = handle(res, req, method);
       // Answered in this callback (a cached month, a 404): uWS needs no abort handler. Otherwise
       // one is required before the callback returns (HEAD has its own, see handle).
       if (!ctx.aborted && ctx.method !== 'head') res.onAborted(() => aborted(ctx));
     } finally {
       synchronous = false;
     }
-  });
+  };
+  // GET has its own handler (uWS prefers it to `any`): the method is known without asking uWS.
+  app.get('/*', (res, req) => onRequest(res, req, 'get'));
+  app.any('/*', (res, req) => onRequest(res, req, req.getMethod()));
 
   return new Promise((resolve, reject) => {
     // Exclusive: without it uWS sets SO_REUSEPORT and a second process on PORT would share the traffic.
