@@ -126,11 +126,11 @@ const encoded = { br: await get(url, { 'accept-encoding': 'br' }), gzip: await g
 const brEtag = String(encoded.br.headers.etag);
 
 // The bare limit: uWebSockets.js answering the same bytes with the same headers, nothing else.
+// Written in the request callback, which uWS corks itself: a res.cork(() => …) here made a closure
+// per request, and tsx's keepNames wraps each one in an Object.defineProperty call.
 const barePort = await freePort();
 const bare = uWS.App().get('/*', (res) => {
-  res.cork(() => {
-    res.writeStatus('200 OK').writeHeader('Content-Type', 'application/json; charset=utf-8').writeHeader('ETag', etag).writeHeader('Cache-Control', cacheControl).end(body);
-  });
+  res.writeStatus('200 OK').writeHeader('Content-Type', 'application/json; charset=utf-8').writeHeader('ETag', etag).writeHeader('Cache-Control', cacheControl).end(body);
 });
 await new Promise<void>((resolve) => bare.listen('127.0.0.1', barePort, () => resolve()));
 
