@@ -4,6 +4,7 @@ import { PassThrough, type Readable } from 'node:stream';
 import { badRequest, payloadTooLarge } from '../shared/errors.ts';
 import type { OpenedFile } from '../shared/storage/storage.ts';
 import type { Variants } from '../shared/compression.ts';
+import { requestIdText, type RequestId } from './request-id.ts';
 
 /** Request headers the edge reads; uWS only allows reading them inside the callback. */
 export const CAPTURED_HEADERS = ['authorization', 'x-forwarded-for', 'x-real-ip', 'if-none-match', 'x-request-id', 'range', 'accept-encoding'] as const;
@@ -142,9 +143,15 @@ export class Context {
     private readonly rawQuery: string,
     readonly headers: Partial<Record<HeaderName, string>>,
     private readonly clientIp: () => string,
-    readonly requestId: string,
+    /** Read as `requestId` (text) or written as `requestIdValue` (bytes). */
+    readonly id: RequestId,
     readonly bodyReader: BodyReader | null,
   ) {}
+
+  /** The request id as text (request-id.ts): for logs. */
+  get requestId(): string {
+    return requestIdText(this.id);
+  }
 
   /** The client's address (auth-service.md 4.3). */
   get ip(): string {

@@ -1,6 +1,6 @@
 // The uWebSockets.js edge: one catch-all handler that captures the request, routes it, reads the
 // body with a limit, runs the handler and writes the answer corked. One error path makes {error}.
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
 import uWS from 'uWebSockets.js';
 import { databaseUnavailable } from '../shared/db/database.ts';
@@ -11,6 +11,7 @@ import { COMPRESS_MIN_BYTES, preferredEncoding, VariantCache, type Encoding, typ
 import { BodyReader, BODY_HEADERS, CACHEABLE_HEADERS, CAPTURED_HEADERS, Context, type HeaderName, type Reply } from './context.ts';
 import { pipeToResponse, planFile, pumpToResponse } from './file-response.ts';
 import { endRequestSpan, inRequestSpan, startRequestSpan } from './request-tracing.ts';
+import { requestIdOf, requestIdValue, type RequestId } from './request-id.ts';
 import type { Method, Route, Router } from './router.ts';
 import type { OpenedFile } from '../shared/storage/storage.ts';
 
@@ -96,8 +97,8 @@ const CORS_LINES = corsLines(CORS_EXPOSE_HEADERS);
 const CORS_FILE_LINES = corsLines(CORS_FILE_EXPOSE_HEADERS);
 
 /** Writes the headers every answer carries, then the given ones. */
-const writeHeaders = (res: uWS.HttpResponse, requestId: string, cors: Buffer, headers: Record<string, string>) => {
-  res.writeHeader(H_REQUEST_ID, requestId);
+const writeHeaders = (res: uWS.HttpResponse, requestId: RequestId, cors: Buffer, headers: Record<string, string>) => {
+  res.writeHeader(H_REQUEST_ID, requestIdValue(requestId));
   res.writeHeader(H_ALLOW_ORIGIN, cors);
   for (const name in headers) res.writeHeader(headerName(name), headerValue(name, headers[name]!));
 };
@@ -137,15 +138,6 @@ class RepresentationHeaders {
 
 const decoder = new TextDecoder();
 
-/** Request ids: a random tag per process and a counter, unique across replicas and cheap to make. */
-const PROCESS_TAG = randomBytes(6).toString('hex');
-let requestSequence = 0;
-const nextRequestId = () => `${PROCESS_TAG}-${(++requestSequence).toString(36)}`;
-/** The client's X-Request-Id when it is a plain token of at most 64 characters, else a new one. */
-const requestIdOf = (headers: Partial<Record<HeaderName, string>>) => {
-  const given = headers['x-request-id'];
-  return given && /^[A-Za-z0-9._-]{1,64}$/.test(given) ? given : nextRequestId();
-};
 
 /** Longest address kept from a header: an IPv6 text with a zone fits; anything longer is not an address. */
 const MAX_ADDRESS_LENGTH = 64;
@@ -233,9 +225,9 @@ export function startEdge(router: Router, hooks: EdgeHooks, logger: Logger, port
 
   const writeResponse = (res: uWS.HttpResponse, ctx: Context, status: number, headers: Record<string, string>, body: string | Uint8Array | null, early: 'drain' | 'linger' | null, lines: Buffer | null) => {
     res.writeStatus(statusLine(status));
-    if (lines === null) writeHeaders(res, ctx.requestId, CORS_LINES, headers);
+    if (lines === null) writeHeaders(res, ctx.id, CORS_LINES, headers);
     else {
-      res.writeHeader(H_REQUEST_ID, ctx.requestId);
+      res.writeHeader(H_REQUEST_ID, requestIdValue(ctx.id));
       res.writeHeader(H_ALLOW_ORIGIN, lines);
     }
     if (early === 'linger') {
@@ -280,7 +272,7 @@ export function startEdge(router: Router, hooks: EdgeHooks, logger: Logger, port
     }
     const writeHead = () => {
       res.writeStatus(statusLine(plan.status));
-      writeHeaders(res, ctx.requestId, CORS_FILE_LINES, plan.headers);
+      writeHeaders(res, ctx.id, CORS_FILE_LINES, plan.headers);
     };
     const range = plan.range;
     if (range === null) {
@@ -409,7 +401,7 @@ export function startEdge(router: Router, hooks: EdgeHooks, logger: Logger, port
       match = method === 'options' ? router.match('get', path) : router.match(routeMethod, path);
     } catch (error) {
       const headers = capture(req, captured, {});
-      ctx = headContext = new Context(method, path, '', headers, clientIp(headers, res.getRemoteAddressAsText(), trustProxy), requestIdOf(headers), null);
+      ctx = headContext = new Context(method, path, '', headers, clientIp(headers, res.getRemoteAddressAsText(), trustProxy), requestIdOf(headers['x-request-id']), null);
       writeError(res, ctx, null, startedAt, error);
       return ctx;
     }
@@ -417,7 +409,7 @@ export function startEdge(router: Router, hooks: EdgeHooks, logger: Logger, port
     const cacheable = route?.cacheControl !== undefined && method !== 'options';
     const headers = capture(req, !cacheable ? captured : route!.files ? fileCaptured : cacheableCaptured, {});
     if (hasBody) capture(req, bodyHeaders, headers);
-    const requestId = requestIdOf(headers);
+    const requestId = requestIdOf(headers['x-request-id']);
     const limit = route?.bodyLimit ?? DEFAULT_BODY_LIMIT;
     const reader = hasBody ? new BodyReader(limit) : null;
     // A cacheable answer is the same for every client, so its route never needs the address: not

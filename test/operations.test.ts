@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ConfigError, loadConfig } from '../shared/config.ts';
 import { freePort } from '../shared/db/embedded-postgres.ts';
+import { requestIdOf, requestIdText, requestIdValue } from '../edge/request-id.ts';
 import { createTestDatabase, type TestDatabase } from './helpers/database.ts';
 import { call, startTestService, type TestService } from './helpers/service.ts';
 
@@ -195,6 +196,26 @@ test('metrics: Prometheus text that moves when traffic moves', async (t) => {
   t.is(sample(after, 'bus_healthy', { component: 'consumer search-indexer' }), 1);
   t.is(sample(after, 'bus_healthy', { component: 'outbox relay' }), 1);
   t.is((await fetch(`${service.url}/readyz`)).status, 200);
+});
+
+test('request ids: the header bytes and the logged text name the same id, whatever ids were made since', (t) => {
+  const first = requestIdOf(undefined);
+  const header = String(requestIdValue(first));
+  const second = requestIdOf('');
+  t.not(String(requestIdValue(second)), header, 'every request gets its own id');
+  t.is(requestIdText(first), header, 'the text made later, for a log line, is the id the header carried');
+  t.regex(header, /^[0-9a-f]{12}-[0-9a-z]{10}$/);
+  t.is(requestIdOf('trace-123'), 'trace-123');
+  t.is(requestIdValue('trace-123'), 'trace-123');
+  for (const given of ['bad id', 'x'.repeat(65), 'a\r\nSet-Cookie: y']) t.is(typeof requestIdOf(given), 'number', JSON.stringify(given));
+  // The bytes of consecutive ids are counted up in place (carries across 9→a and z→0), others written whole.
+  const tag = header.slice(0, 13);
+  const expected = (n: number) => `${tag}${n.toString(36).padStart(10, '0')}`;
+  for (const start of [36 ** 3 - 40, 36 ** 6 - 3, 36 ** 10 - 2]) {
+    for (let n = start; n < Math.min(start + 80, 36 ** 10); n++) t.is(String(requestIdValue(n)), expected(n));
+  }
+  t.is(requestIdText(12_345), expected(12_345));
+  t.is(requestIdText(first), header);
 });
 
 test('edge: CORS preflight, request ids, 404 and 405 answer {error}', async (t) => {
