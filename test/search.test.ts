@@ -140,6 +140,29 @@ test('embedded: a word in most documents is counted on the newest ones and still
 
 // ---- the OpenSearch engine without a server ---------------------------------------------------
 
+test('embedded: a common word whose matches are all old is counted through the GIN index when the walk of the newest finds too few', async (t) => {
+  const database = await migratedDatabase(t);
+  const index = await createSearchIndex({ db: database.db, opensearchUrl: null, logger });
+  // 20,000 schedules on as many days; the oldest 6,000 hold 봄맞이 in the title. The statistics say
+  // the word is in 30% of the documents, so its matches are counted by walking the newest ones,
+  // up to three times the 3,337 rows that should hold the first 1,001 of them: those 10,010 rows
+  // hold none. The walk gives up and the bitmap counts them.
+  const documents = Array.from({ length: 20_000 }, (_, i) => document({
+    scheduleId: i + 1,
+    title: i < 6000 ? `봄맞이 행사 ${i}` : `정기 일정 ${i}`,
+    date: new Date(Date.UTC(1990, 0, 1) + i * 86_400_000).toISOString().slice(0, 10),
+  }));
+  await index.rebuild(documents);
+  // All match in the title (one level): newest first, the highest ids of the oldest 6,000.
+  const expected = Array.from({ length: 6000 }, (_, i) => 6000 - i);
+  for (const [offset, limit] of [[0, 20], [985, 20]] as const) {
+    const page = await index.search('봄맞이', { offset, limit });
+    t.deepEqual(page.ids, expected.slice(offset, offset + limit), `offset ${offset}`);
+    t.is(page.total, 1000);
+    t.true(page.hasMore);
+  }
+});
+
 test('embedded: a typo whose skeleton bigrams are common is walked on the newest documents, and the older candidates are still found', async (t) => {
   const database = await migratedDatabase(t);
   const index = await createSearchIndex({ db: database.db, opensearchUrl: null, logger });
