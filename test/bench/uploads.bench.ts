@@ -2,7 +2,8 @@
 // three variants each, stored) against sharp's raw rate on the same images in the same run, and the
 // edge's event-loop delay while uploads run. The raw peer runs the service's own image work
 // (workers/image.worker.ts: same variants, same WebP settings) in as many threads as the machine has
-// cores, with nothing else: no HTTP, no storage, no PostgreSQL.
+// cores, with nothing else: no HTTP, no storage, no PostgreSQL. Uploads go to two services: all
+// roles in one process (`npm start`) and the edge role alone (ROLE=edge, the edge pods of k8s/).
 // Run: node --import tsx test/bench/uploads.bench.ts
 import { availableParallelism } from 'node:os';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
@@ -39,9 +40,9 @@ console.log(`${images.length} distinct 2000×1500 JPEG posters, ${Math.round(ima
 
 // The raw rate: the same three variants with sharp alone, in as many threads as the machine has
 // cores (the image pool's worker code; images.bench.ts shows the pool itself costs nothing next to
-// bare worker threads). The two sides alternate in ROUNDS rounds, each side first in every other
-// one, and the ratio is of their total times: run one after the other, the two phases fell into
-// different moods of this machine (ratios from 0.62 to 0.86 for the same code).
+// bare worker threads). The sides take turns in ROUNDS rounds, and each ratio is of their total
+// times: run one after the other, the phases fell into different moods of this machine (ratios
+// from 0.62 to 0.86 for the same code).
 const bare = createImagePool({ threads: availableParallelism(), minThreads: availableParallelism() });
 await Promise.all(images.map((image) => bare.process(new Uint8Array(image))));
 const rawRound = async () => {
@@ -53,8 +54,12 @@ const rawRound = async () => {
   return (performance.now() - started) / 1000;
 };
 
+// Two services: all roles in one process, as `npm start` runs it, and the edge role alone, as
+// k8s/ deploys it (the actors' outbox relay, consumer groups and indexer then run in their own pods;
+// here the outbox just waits).
 const service = await startTestService({ LOG_LEVEL: 'error' });
-const token = await adminToken(service.url);
+const edgeOnly = await startTestService({ LOG_LEVEL: 'error', ROLE: 'edge' });
+const tokens = new Map([[service.url, await adminToken(service.url)], [edgeOnly.url, await adminToken(edgeOnly.url)]]);
 // The client's multipart encoding is done before the clock starts: the client shares the machine's
 // cores with the service in this process, and a real one runs elsewhere. The bytes are what fetch
 // itself would send for the form.
@@ -63,60 +68,62 @@ const encoded = async (n: number) => {
   const form = new FormData();
   form.append('payload', JSON.stringify({ title: `업로드 측정 ${n}`, date: '2026-05-01', schoolName: '고려대학교', venue: { name: '민주광장', address: '서울' } }));
   for (let i = 0; i < PER_EVENT; i++) form.append('posters', new Blob([images[(n * PER_EVENT + i) % images.length]!], { type: 'image/jpeg' }), `poster-${i}.jpg`);
-  const request = new Request(`${service.url}/api/admin/events`, { method: 'POST', body: form });
+  const request = new Request('http://127.0.0.1/api/admin/events', { method: 'POST', body: form });
   return { body: new Uint8Array(await request.arrayBuffer()), contentType: request.headers.get('content-type')! };
 };
 const bodies = await Promise.all(Array.from({ length: ROUNDS * EVENTS + 1 }, (_, n) => encoded(n)));
-const upload = async (n: number) => {
+const upload = async (base: string, n: number) => {
   const { body, contentType } = bodies[n]!;
-  const response = await fetch(`${service.url}/api/admin/events`, { method: 'POST', body, headers: { authorization: `Bearer ${token}`, 'content-type': contentType } });
+  const response = await fetch(`${base}/api/admin/events`, { method: 'POST', body, headers: { authorization: `Bearer ${tokens.get(base)}`, 'content-type': contentType } });
   if (response.status !== 201) throw new Error(`upload ${n}: ${response.status} ${await response.text()}`);
   await response.arrayBuffer();
 };
-await upload(0); // warm the path
+await upload(service.url, 0); // warm the path
+await upload(edgeOnly.url, 0);
 // The loop delay of each upload round, from a monitor of its own (one enabled across the raw
 // rounds counts their whole time as one delay).
-const delays: { p50: number; p99: number; max: number }[] = [];
-const uploadRound = async (round: number) => {
+const delays = new Map<string, { p50: number; p99: number; max: number }[]>([[service.url, []], [edgeOnly.url, []]]);
+const uploadRound = async (base: string, round: number) => {
   const delay = monitorEventLoopDelay({ resolution: 1 });
   delay.enable();
   const started = performance.now();
   let event = round * EVENTS + 1;
   const last = (round + 1) * EVENTS;
   await Promise.all(Array.from({ length: IN_FLIGHT }, async () => {
-    while (event <= last) await upload(event++);
+    while (event <= last) await upload(base, event++);
   }));
   const seconds = (performance.now() - started) / 1000;
   delay.disable();
-  delays.push({ p50: delay.percentile(50), p99: delay.percentile(99), max: delay.max });
+  delays.get(base)!.push({ p50: delay.percentile(50), p99: delay.percentile(99), max: delay.max });
   return seconds;
 };
-let rawSeconds = 0;
-let uploadSeconds = 0;
-const roundRatios: string[] = [];
-for (let round = 0; round < ROUNDS; round++) {
-  let raw: number;
-  let edge: number;
-  if (round % 2 === 0) {
-    raw = await rawRound();
-    edge = await uploadRound(round);
-  } else {
-    edge = await uploadRound(round);
-    raw = await rawRound();
+// The three sides take turns, each round starting one further along.
+let round = 0;
+const sides = [rawRound, () => uploadRound(service.url, round), () => uploadRound(edgeOnly.url, round)];
+const seconds = [0, 0, 0];
+const roundRatios: string[][] = [[], []];
+for (; round < ROUNDS; round++) {
+  const took = [0, 0, 0];
+  for (let turn = 0; turn < sides.length; turn++) {
+    const side = (round + turn) % sides.length;
+    took[side] = await sides[side]!();
   }
-  rawSeconds += raw;
-  uploadSeconds += edge;
-  roundRatios.push((raw / edge).toFixed(2));
+  for (const side of [0, 1, 2]) seconds[side]! += took[side]!;
+  roundRatios[0]!.push((took[0]! / took[1]!).toFixed(2));
+  roundRatios[1]!.push((took[0]! / took[2]!).toFixed(2));
 }
 await bare.close();
 await service.stop();
-const rawRate = (ROUNDS * POSTERS) / rawSeconds;
-const uploadRate = (ROUNDS * POSTERS) / uploadSeconds;
+await edgeOnly.stop();
+const [rawRate, uploadRate, edgeOnlyRate] = seconds.map((total) => (ROUNDS * POSTERS) / total) as [number, number, number];
 
 const ms = (ns: number) => `${(ns / 1e6).toFixed(1)} ms`;
 console.log(`\nraw sharp (${availableParallelism()} threads, three variants): ${rawRate.toFixed(1)} posters/s`);
-console.log(`uploads through the edge (${PER_EVENT} posters an event, ${IN_FLIGHT} events in flight, multipart + pool + storage + PostgreSQL): ${uploadRate.toFixed(1)} posters/s`);
-console.log(`ratio: ${(uploadRate / rawRate).toFixed(2)} (aim 0.85) over ${ROUNDS} alternating rounds of ${POSTERS} posters a side; each round: ${roundRatios.join(', ')}`);
-const worst = (key: 'p50' | 'p99' | 'max') => ms(Math.max(...delays.map((d) => d[key])));
-console.log(`edge event-loop delay during uploads, worst round: p50 ${worst('p50')}, p99 ${worst('p99')}, max ${worst('max')} (aim p99 < 20 ms); the test process also runs the HTTP client`);
+console.log(`uploads through the edge (${PER_EVENT} posters an event, ${IN_FLIGHT} events in flight, multipart + pool + storage + PostgreSQL), all roles in one process: ${uploadRate.toFixed(1)} posters/s`);
+console.log(`ratio: ${(uploadRate / rawRate).toFixed(2)} (aim 0.85) over ${ROUNDS} rounds of ${POSTERS} posters a side, the sides taking turns; each round: ${roundRatios[0]!.join(', ')}`);
+console.log(`the edge role alone (ROLE=edge, as deployed): ${edgeOnlyRate.toFixed(1)} posters/s, ratio ${(edgeOnlyRate / rawRate).toFixed(2)}; each round: ${roundRatios[1]!.join(', ')}`);
+const worst = (base: string, key: 'p50' | 'p99' | 'max') => ms(Math.max(...delays.get(base)!.map((d) => d[key])));
+for (const [name, base] of [['all roles', service.url], ['edge role alone', edgeOnly.url]] as const) {
+  console.log(`event-loop delay during uploads (${name}), worst round: p50 ${worst(base, 'p50')}, p99 ${worst(base, 'p99')}, max ${worst(base, 'max')} (aim p99 < 20 ms); the test process also runs the HTTP client`);
+}
 process.exit(0);
