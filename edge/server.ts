@@ -263,6 +263,10 @@ export function startEdge(router: Router, hooks: EdgeHooks, logger: Logger, port
   /** A stored file: headers only (HEAD, 304, 416) or its bytes streamed at the client's pace. */
   const sendFile = (res: uWS.HttpResponse, ctx: Context, route: Route, startedAt: number, file: OpenedFile, extra: Record<string, string>) => {
     if (ctx.aborted) return file.release();
+    if (route.cacheControl !== undefined && !route.files) {
+      file.release();
+      throw new Error(`${route.path} answers a file: it needs files: true, or its Range header is never read`);
+    }
     const plan = planFile(file, { head: ctx.method === 'head', ifNoneMatch: ctx.header('if-none-match'), range: ctx.header('range') }, route.cacheControl, etagMatches);
     Object.assign(plan.headers, extra);
     if (plan.status === 416) {
