@@ -17,7 +17,7 @@ const [ZERO, NINE, A, Z] = [ALPHABET[0]!, ALPHABET[9]!, ALPHABET[10]!, ALPHABET[
 const scratch = Buffer.from(`${PROCESS_TAG}-${'0'.repeat(DIGITS)}`, 'latin1');
 let sequence = 0;
 
-export const nextRequestId = (): RequestId => (sequence = (sequence + 1) % WRAP);
+const nextRequestId = (): RequestId => (sequence = (sequence + 1) % WRAP);
 
 /** The client's X-Request-Id when it is a plain token of at most 64 characters, else a new id. */
 export function requestIdOf(given: string | undefined): RequestId {

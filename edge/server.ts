@@ -91,10 +91,13 @@ function headerLines(first: string, lines: Array<readonly [string, string]>): Bu
   const text = [first, ...lines.map(([name, value]) => `${name}: ${value}`)].join('\r\n');
   return /^[\x20-\x7e]*(\r\n[\x20-\x7e]+)*$/.test(text) ? asBytes(text) : null;
 }
-/** `*` for Access-Control-Allow-Origin, then the exposed headers: the lines every answer carries. */
-const corsLines = (expose: string) => headerLines('*', [['Access-Control-Expose-Headers', expose]])!;
-const CORS_LINES = corsLines(CORS_EXPOSE_HEADERS);
-const CORS_FILE_LINES = corsLines(CORS_FILE_EXPOSE_HEADERS);
+/**
+ * `*` for Access-Control-Allow-Origin, then the exposed headers: the lines every answer carries
+ * (then `more`, for a cacheable representation's).
+ */
+const corsLines = (expose: string, more: Record<string, string> = {}) => headerLines('*', [['Access-Control-Expose-Headers', expose], ...Object.entries(more)]);
+const CORS_LINES = corsLines(CORS_EXPOSE_HEADERS)!;
+const CORS_FILE_LINES = corsLines(CORS_FILE_EXPOSE_HEADERS)!;
 
 /** Writes the headers every answer carries, then the given ones. */
 const writeHeaders = (res: uWS.HttpResponse, requestId: RequestId, cors: Buffer, headers: Record<string, string>) => {
@@ -116,25 +119,25 @@ function cacheableHeaders(status: number, cacheControl: string, contentType: str
  * The header lines of cacheable representations (CORS, Content-Type, Cache-Control, Vary,
  * Content-Encoding, ETag), made at a representation's first answer and written in one call after.
  * Per route (their Cache-Control differs, and equal bodies have equal ETags) and status (a 304
- * carries no Content-Encoding), by ETag; a route's map starts over past its bound.
+ * carries no Content-Encoding), by ETag; a map starts over past its bound.
  */
 class RepresentationHeaders {
-  private readonly byRoute = new Map<Route, Map<string, { contentType: string; lines: Buffer | null }>>();
-  private static readonly PER_ROUTE = 1024;
+  private readonly byRoute = new Map<Route, { ok: Map<string, Lines>; notModified: Map<string, Lines> }>();
+  private static readonly PER_MAP = 1024;
 
-  get(route: Route, status: number, etag: string, contentType: string, vary: boolean, encoding: Encoding | null): Buffer | null {
-    let known = this.byRoute.get(route);
-    if (known === undefined) this.byRoute.set(route, (known = new Map()));
-    const key = status === 304 ? `304 ${etag}` : etag;
-    const entry = known.get(key);
+  get(route: Route, status: 200 | 304, etag: string, contentType: string, vary: boolean, encoding: Encoding | null): Buffer | null {
+    let maps = this.byRoute.get(route);
+    if (maps === undefined) this.byRoute.set(route, (maps = { ok: new Map(), notModified: new Map() }));
+    const known = status === 304 ? maps.notModified : maps.ok;
+    const entry = known.get(etag);
     if (entry !== undefined && entry.contentType === contentType) return entry.lines;
-    if (known.size >= RepresentationHeaders.PER_ROUTE) known.clear();
-    const headers = cacheableHeaders(status, route.cacheControl!, contentType, vary, encoding, etag);
-    const lines = headerLines('*', [['Access-Control-Expose-Headers', CORS_EXPOSE_HEADERS], ...Object.entries(headers)]);
-    known.set(key, { contentType, lines });
+    if (known.size >= RepresentationHeaders.PER_MAP) known.clear();
+    const lines = corsLines(CORS_EXPOSE_HEADERS, cacheableHeaders(status, route.cacheControl!, contentType, vary, encoding, etag));
+    known.set(etag, { contentType, lines });
     return lines;
   }
 }
+type Lines = { contentType: string; lines: Buffer | null };
 
 const decoder = new TextDecoder();
 
