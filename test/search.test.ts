@@ -193,6 +193,64 @@ test('embedded: a typo whose skeleton bigrams are common is walked on the newest
   t.deepEqual((await index.search('한강굥원', { offset: 0, limit: 10 })).ids, oldest);
 });
 
+/** Schedule ids newest first (date, then id), as the engines rank one score level. */
+const byDateDescending = (entries: SearchDocument[]) =>
+  [...entries].sort((a, b) => (a.date < b.date ? 1 : a.date > b.date ? -1 : 0) || b.scheduleId - a.scheduleId).map((entry) => entry.scheduleId);
+/** 10,000 schedules on as many days, oldest first: the rebuild writes them in that order. */
+const tenThousandDays = (fields: (i: number) => Partial<SearchDocument>) =>
+  Array.from({ length: 10_000 }, (_, i) => document({
+    scheduleId: i + 1,
+    title: `정기 일정 ${i}`,
+    date: new Date(Date.UTC(1990, 0, 1) + i * 86_400_000).toISOString().slice(0, 10),
+    ...fields(i),
+  }));
+
+test('embedded: typo candidates read within a window of the newest documents are completed from the older ones when the window holds too few', async (t) => {
+  const database = await migratedDatabase(t);
+  const index = await createSearchIndex({ db: database.db, opensearchUrl: null, logger });
+  // 광주 is in 10% of the titles: the typo search for 광쥬 expects its 300 newest candidates among
+  // the newest 6,000 documents, and reads them from the GIN index within that date window. But 900
+  // of the 1,000 are among the oldest 900 documents: the window holds 100, and the 200 after them
+  // come from the older documents.
+  const documents = tenThousandDays((i) => (i < 900 || (i >= 5000 && i % 50 === 0) ? { title: `광주 공연 ${i}` } : {}));
+  await index.rebuild(documents);
+  const expected = byDateDescending(documents.filter((entry) => entry.title.startsWith('광주'))).slice(0, 300);
+  t.is(expected[99], 5001);
+  t.is(expected[100], 900);
+  for (const [offset, limit] of [[0, 20], [90, 20], [280, 20]] as const) {
+    const page = await index.search('광쥬', { offset, limit });
+    t.deepEqual(page.ids, expected.slice(offset, offset + limit), `offset ${offset}`);
+    t.is(page.total, 300);
+  }
+});
+
+test('embedded: a score level read within a window of the newest documents is completed from the older ones when the window holds too few', async (t) => {
+  const database = await migratedDatabase(t);
+  const index = await createSearchIndex({ db: database.db, opensearchUrl: null, logger });
+  // 단풍 matches 1,200-odd documents: 101 in the title, the others in the description. The count
+  // reads the oldest matches first and finds about 90 title matches among its 1,001: it estimates
+  // the title level at about 300 documents, so the page's 21 come from the newest 2,100 documents
+  // (the GIN index within that date window). Only 10 of the title matches are that new; the other
+  // 11 come from the older documents.
+  const documents = tenThousandDays((i) => {
+    if ((i < 3000 && i % 33 === 0) || (i >= 9000 && i % 100 === 0)) return { title: `단풍 행사 ${i}` };
+    if ((i < 3000 && i % 3 === 1) || (i >= 3000 && i % 50 === 7)) return { description: `단풍 구경 안내 ${i}` };
+    return {};
+  });
+  await index.rebuild(documents);
+  const expected = [
+    ...byDateDescending(documents.filter((entry) => entry.title.startsWith('단풍'))),
+    ...byDateDescending(documents.filter((entry) => entry.description.startsWith('단풍'))),
+  ];
+  t.true(expected.length > 1000);
+  for (const [offset, limit] of [[0, 20], [95, 10]] as const) {
+    const page = await index.search('단풍', { offset, limit });
+    t.deepEqual(page.ids, expected.slice(offset, offset + limit), `offset ${offset}`);
+    t.is(page.total, 1000);
+    t.true(page.hasMore);
+  }
+});
+
 const document = (fields: Partial<SearchDocument>): SearchDocument => ({
   scheduleId: 1,
   title: '',

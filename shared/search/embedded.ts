@@ -51,8 +51,41 @@ const STRONG_SCORE = TIER.members;
  * 1.7 s on the loaded benchmark machine). The typo part of `total` counts at most this many.
  */
 const MAX_TYPO_CANDIDATES = 300;
+/**
+ * A typo search reading its candidates from the GIN index looks among the newest documents this
+ * many times as many as its density says hold MAX_TYPO_CANDIDATES (then among the older ones if
+ * they did not).
+ */
+const TYPO_WINDOW_SLACK = 2;
 /** Newest documents a typo search counts its matches among when the statistics cannot tell (see `typoMatches`). */
 const TYPO_PROBE_ROWS = 200;
+/**
+ * Costs of a GIN read within a date window (migration 019's index holds the dates), measured on the
+ * benchmark machine: each containment of the read collects the window's documents from the index,
+ * about 0.13 µs a document, where each candidate outside the window that it no longer visits saved
+ * about 4 µs (`newestFirst`). A typo beside fromis_9 (five containments) in a window of 15,000
+ * documents took 8 ms in the index alone, more than the rows it spared.
+ */
+const WINDOW_ROW_MS = 0.00013;
+const CANDIDATE_ROW_MS = 0.004;
+/**
+ * Whether reading the newest of about `size` matches among `windowRows` newest documents, with
+ * `containments` GIN containments, costs less than reading all of them.
+ */
+const windowWins = (containments: number, windowRows: number, size: number, tableRows: number) =>
+  windowRows < tableRows && containments * windowRows * WINDOW_ROW_MS < size * (1 - windowRows / tableRows) * CANDIDATE_ROW_MS;
+/**
+ * The older side of a date window, written so that no index answers it: the rows past the window
+ * are then found by the grams alone and filtered on their dates, where a date range in the GIN
+ * index would collect most of the table's documents once per containment.
+ */
+const OLDER_THAN_WINDOW = '(date + 0) <';
+/**
+ * A score level read from the GIN index (`rankByLevels`) and estimated to hold this many times the
+ * rows the page needs or more is read among the newest documents expected to hold that many (then
+ * among the older ones if they did not).
+ */
+const LEVEL_WINDOW_SLACK = 3;
 /** Queries of more words than this matching over the cap are scored whole: their levels multiply. */
 const MAX_LEVEL_WORDS = 2;
 /**
@@ -135,6 +168,26 @@ function fieldsOf(word: string): Field[] {
 /** The tagged grams a field holding `word` must hold: its bigrams, or the character itself. */
 const taggedGrams = (field: Field, word: string) => bigramsOfNormalized(word).map((gram) => FIELD_TAG[field] + gram);
 
+/** A gram in this share of the documents or more is common: its posting list is long to decode. */
+const COMMON_GRAM = 0.02;
+/**
+ * Of the grams one word gives one field, those a containment asks the GIN index for: the rarest,
+ * and every other that is not common. The bigrams of a word of syllables or letters come together
+ * (they are one word's), so a second common one narrows the candidates little while the index
+ * decodes its whole posting list: 프로미스나인's five title bigrams, each in 27% of the benchmark's
+ * documents, made two arms of `프로미스나인 콘서트` cost 2.7 and 2.5 ms, and their rarest alone finds
+ * the same candidates. Not so initials (ㄱㄱ, ㄱㅂ and ㅂㅅ are each in many words, and ㄱㄱㅂㅅ in few:
+ * a choseong query asked for its rarest pair alone took twice as long) or typo skeletons (the
+ * same), whose grams are all asked for. Every candidate is still checked on its text keys.
+ */
+function askedGrams(field: Field, word: string, statistics: GramStatistics): string[] {
+  const grams = taggedGrams(field, word);
+  if (grams.length <= 1 || field === 'choseong') return grams;
+  const frequencies = grams.map((gram) => statistics.frequency(gramKey(gram)));
+  const rarest = frequencies.indexOf(Math.min(...frequencies));
+  return grams.filter((_, i) => i === rarest || frequencies[i]! < COMMON_GRAM);
+}
+
 /**
  * The 32-bit key a tagged gram is stored and asked for as (FNV-1a over its UTF-16 code units):
  * `gram_keys` holds them, not the text (migration 018). Two grams sharing a key only add candidates,
@@ -197,13 +250,23 @@ function parameters() {
   };
   return { values, param };
 }
+/**
+ * Plan settings for the statement sent after them in the same simple-protocol message: they last
+ * for that implicit transaction only (set_config with is_local, one statement for all of them).
+ * Always: no parallel workers. The planner cannot estimate how many rows a substring check keeps,
+ * and took a walk of the date index to be long enough to share with two workers, whose start cost
+ * 6.5 ms of a read that took 0.5.
+ */
+const planSettings = (settings: Record<string, 'on' | 'off'>) =>
+  `SELECT ${Object.entries({ ...settings, max_parallel_workers_per_gather: '0' })
+    .map(([name, value]) => `set_config('${name}', '${value}', true)`)
+    .join(', ')};`;
 // A common bigram (`학교`, `ㅇㅅ`) makes the planner pick a sequential scan that evaluates
 // `gram_keys @>` on every row (~3 µs each, 150 ms at 50,000 documents); the GIN bitmap answers the
-// same containment exactly, with no recheck. Sent with the query as one simple-protocol message,
-// the setting lasts for that implicit transaction only.
-const BITMAP_ONLY = 'SET LOCAL enable_seqscan = off;';
+// same containment exactly, with no recheck.
+const BITMAP_ONLY = planSettings({ enable_seqscan: 'off' });
 /** Plan settings for reading the newest rows either along the date index (`walk`) or from the GIN index and sorted. */
-const readSettings = (walk: boolean) => `SET LOCAL enable_seqscan = off; SET LOCAL enable_bitmapscan = ${walk ? 'off' : 'on'}; SET LOCAL enable_indexscan = ${walk ? 'on' : 'off'};`;
+const readSettings = (walk: boolean) => planSettings({ enable_seqscan: 'off', enable_bitmapscan: walk ? 'off' : 'on', enable_indexscan: walk ? 'on' : 'off' });
 
 interface DocumentRow {
   schedule_id: number;
@@ -260,7 +323,15 @@ export function documentRow(document: SearchDocument): DocumentRow {
   };
 }
 
-const likeEscape = (word: string) => word.replace(/[\\%_]/g, (c) => `\\${c}`);
+/**
+ * The SQL condition that `column` holds the parameter `text` as a substring (`lacks`: that it does
+ * not). strpos rather than LIKE '%…%': LIKE steps through the text a character at a time where
+ * strpos searches its bytes, and scoring is most of a search's time: a walk scoring the newest
+ * 2,836 documents for 지헌 (five fields each) took 6.5 ms instead of 9.3. The planner also
+ * estimates strpos without running a pattern over the column's statistics.
+ */
+const contains = (column: string, text: string) => `strpos(${column}, ${text}) > 0`;
+const lacks = (column: string, text: string) => `strpos(${column}, ${text}) = 0`;
 
 /** Query words as the index sees them; `analyze` may strip particles and split unspaced input. */
 export type QueryAnalyzer = (query: string) => Promise<string[]> | string[];
@@ -405,11 +476,11 @@ export class EmbeddedSearchIndex implements SearchIndex {
     };
   }
 
-  /** One LIKE pattern per word, and a SQL score per word (0 when the word matches no field). */
+  /** A SQL score per word: the tier of the first field holding it (0 when none does). */
   private exactScores(words: string[], param: (value: unknown) => string): string[] {
     return words.map((word) => {
-      const pattern = param(`%${likeEscape(word)}%`);
-      const cases = fieldsOf(word).map((field) => `WHEN ${FIELD_COLUMN[field]} LIKE ${pattern} THEN ${TIER[field]}`);
+      const text = param(word);
+      const cases = fieldsOf(word).map((field) => `WHEN ${contains(FIELD_COLUMN[field], text)} THEN ${TIER[field]}`);
       return `CASE ${cases.join(' ')} ELSE 0 END`;
     });
   }
@@ -420,11 +491,12 @@ export class EmbeddedSearchIndex implements SearchIndex {
    * index alone (a word's alternatives ANDed with another's let the planner check one of them row
    * by row, 75 µs a row).
    */
-  private static candidates(words: string[], param: (value: unknown) => string): string {
+  private static candidates(words: string[], param: (value: unknown) => string, statistics: GramStatistics): string {
+    const grams = (field: Field, word: string) => askedGrams(field, word, statistics);
     if (words.length > MAX_LEVEL_WORDS) {
-      return words.map((word) => `(${fieldsOf(word).map((field) => holds(taggedGrams(field, word), param)).join(' OR ')})`).join(' AND ');
+      return words.map((word) => `(${fieldsOf(word).map((field) => holds(grams(field, word), param)).join(' OR ')})`).join(' AND ');
     }
-    const arms = combinations(words).map((combination) => holds(combination.flatMap((field, i) => taggedGrams(field, words[i]!)), param));
+    const arms = combinations(words).map((combination) => holds(combination.flatMap((field, i) => grams(field, words[i]!)), param));
     return `(${arms.join(' OR ')})`;
   }
 
@@ -438,29 +510,29 @@ export class EmbeddedSearchIndex implements SearchIndex {
     const densities = words.map((word) => wordDensity(word, statistics));
     const density = densities.reduce((product, share) => product * share, 1);
     if (words.length <= MAX_LEVEL_WORDS && countWalkWins(density, statistics.rows)) {
-      const walked = await this.walkNewest(words, page, density, statistics.rows);
+      const walked = await this.walkNewest(words, page, density, statistics);
       if (walked) return { ...walked, total: SEARCH_TOTAL_CAP, strong: true };
     }
     // A rare word (a typo, a name few documents hold) narrows the candidates alone: the other
-    // words are checked on its rows by their LIKEs instead of one GIN containment per choice of
+    // words are checked on its rows by their substring checks instead of one GIN containment per choice of
     // fields. The statistics only list grams in 3% or more of the documents, so its candidates
     // are read up to RARE_WORD_ROWS: past that with fewer matches than the cap, the query is asked
     // again the usual way (DRIVER_MIN_KEYS says when the attempt is worth its risk).
     const rarest = densities.indexOf(Math.min(...densities));
     const keys = () => combinations(words).reduce((sum, combination) => sum + combination.reduce((n, field, i) => n + taggedGrams(field, words[i]!).length, 0), 0);
     const driver = words.length > 1 && statistics.rows > 0 && densities[rarest] === 0 && keys() >= DRIVER_MIN_KEYS ? words[rarest] : undefined;
-    const first = await this.scoreMatches(words, page, true, driver);
-    const row = driver !== undefined && first.total <= SEARCH_TOTAL_CAP && first.candidates! > RARE_WORD_ROWS ? await this.scoreMatches(words, page, true) : first;
+    const first = await this.scoreMatches(words, page, true, statistics, driver);
+    const row = driver !== undefined && first.total <= SEARCH_TOTAL_CAP && first.candidates! > RARE_WORD_ROWS ? await this.scoreMatches(words, page, true, statistics) : first;
     if (row.total <= SEARCH_TOTAL_CAP) return { ids: row.ids, total: row.total, strong: row.strong };
     if (words.length <= MAX_LEVEL_WORDS) {
       // The matches read cover blocks 0..last_block of the table: each level's size in the whole
       // table is estimated in proportion.
       const share = Math.max(1, row.size.blocks) / (row.last_block + 1);
       const sizes = new Map(Object.entries(row.levels ?? {}).map(([score, n]) => [Number(score), n * share]));
-      return { ...(await this.rankByLevels(words, page, sizes, Math.max(row.size.rows, 1))), total: SEARCH_TOTAL_CAP, strong: true };
+      return { ...(await this.rankByLevels(words, page, sizes, Math.max(row.size.rows, 1), statistics)), total: SEARCH_TOTAL_CAP, strong: true };
     }
     // Three or more words matching over the cap (rare): every match is scored.
-    const all = await this.scoreMatches(words, page, false);
+    const all = await this.scoreMatches(words, page, false, statistics);
     return { ids: all.ids, total: SEARCH_TOTAL_CAP, hasMore: page.offset + all.ids.length < all.total, strong: true };
   }
 
@@ -470,12 +542,12 @@ export class EmbeddedSearchIndex implements SearchIndex {
    * the matches: their number (up to SEARCH_TOTAL_CAP + 1 when `cap`), whether one is strong, the
    * page, and with `cap` the sizes of the score levels among them.
    */
-  private async scoreMatches(words: string[], page: { offset: number; limit: number }, cap: boolean, driver?: string) {
+  private async scoreMatches(words: string[], page: { offset: number; limit: number }, cap: boolean, statistics: GramStatistics, driver?: string) {
     const { values, param } = parameters();
-    // One score per word: the best field it is a substring of (0 when none), each LIKE evaluated
+    // One score per word: the best field it is a substring of (0 when none), each check evaluated
     // at most once per candidate.
     const { scores, columns, matched, sum } = this.scoring(words, param);
-    const candidates = EmbeddedSearchIndex.candidates(driver === undefined ? words : [driver], param);
+    const candidates = EmbeddedSearchIndex.candidates(driver === undefined ? words : [driver], param, statistics);
     // The scores are computed under a fence (OFFSET 0, or the candidates' own CTE): what follows
     // carries (id, date, ctid, scores) only, not the text keys, and stays in memory. At most one
     // match more than the cap is read: it says the total is larger. With it, how far through the
@@ -511,7 +583,8 @@ export class EmbeddedSearchIndex implements SearchIndex {
    * fewer matched than the estimate promised within COUNT_WALK_SLACK times the rows it expected:
    * the bitmap then counts.
    */
-  private async walkNewest(words: string[], page: { offset: number; limit: number }, density: number, tableRows: number) {
+  private async walkNewest(words: string[], page: { offset: number; limit: number }, density: number, statistics: GramStatistics) {
+    const tableRows = statistics.rows;
     const { values, param } = parameters();
     const { columns, matched, sum } = this.scoring(words, param);
     const wanted = page.offset + page.limit + 1;
@@ -538,21 +611,34 @@ export class EmbeddedSearchIndex implements SearchIndex {
       sizes.set(Number(score), (n / row.total) * density * tableRows);
       newest.set(Number(score), ids);
     }
-    return this.rankByLevels(words, page, sizes, tableRows, { newest, last: row.last });
+    return this.rankByLevels(words, page, sizes, tableRows, statistics, { newest, last: row.last });
   }
 
   /**
-   * The newest `limit` rows matching `where`, newest first, read the way the caller chose: along
-   * the date index (`walk`), or from the GIN index and sorted. Sent as one simple-protocol message,
-   * the settings last for that implicit transaction only.
+   * The newest `limit` rows matching `where`, newest first, read from the GIN index and sorted;
+   * with `from`, first among the documents of that date or later (`GramStatistics.newestFrom`):
+   * the index holds the dates too (migration 019), so only that window's matches are visited.
+   * Sent as one simple-protocol message, the settings last for that implicit transaction only.
    */
-  private async newestFirst<T>(walk: boolean, columns: string, where: string, limit: number, values: unknown[]): Promise<T[]> {
-    const [, , , rows = []] = await this.db.multi<T>(
-      `${readSettings(walk)}
-       SELECT ${columns} FROM search_documents WHERE ${where} ORDER BY date DESC, schedule_id DESC LIMIT $${values.push(limit)}`,
-      values,
-    );
-    return rows;
+  private async newestFirst<T>(columns: string, where: string, limit: number, values: unknown[], from?: string): Promise<T[]> {
+    const read = async (window: string, count: number) => {
+      // Sorted by id and date alone; the columns are read for the rows kept (a typo read sorted
+      // 2,492 candidates' keys to keep 300 of them, a third of its time).
+      const [, rows = []] = await this.db.multi<T>(
+        `${readSettings(false)}
+         SELECT ${columns} FROM search_documents WHERE schedule_id = ANY(ARRAY(
+           SELECT schedule_id FROM search_documents WHERE ${where}${window} ORDER BY date DESC, schedule_id DESC LIMIT ${count}))
+         ORDER BY date DESC, schedule_id DESC`,
+        values,
+      );
+      return rows;
+    };
+    if (from === undefined) return read('', limit);
+    // The newest window first; the older rest only when the window held fewer than `limit`.
+    const date = `$${values.push(from)}::date`;
+    const newest = await read(` AND date >= ${date}`, limit);
+    if (newest.length === limit) return newest;
+    return [...newest, ...(await read(` AND ${OLDER_THAN_WINDOW} ${date}`, limit - newest.length))];
   }
 
   /**
@@ -560,7 +646,7 @@ export class EmbeddedSearchIndex implements SearchIndex {
    * every match. Each document's words match best in exactly one combination of fields (one per
    * word), whose tiers add up to its score; the combinations of one score form a level. Levels are
    * read best first, each newest first, until the page and one more document are found. A level
-   * estimated large is walked along the date index with its LIKEs alone (a few rows per hit); any
+   * estimated large is walked along the date index with its substring checks alone (a few rows per hit); any
    * other is read from the GIN index through its tagged grams and sorted. Walking costs about
    * `wanted × tableRows / size` rows and reading about `size`: the walk wins past
    * size² > WALK_FACTOR × wanted × tableRows.
@@ -570,6 +656,7 @@ export class EmbeddedSearchIndex implements SearchIndex {
     page: { offset: number; limit: number },
     estimatedSizes: Map<number, number>,
     tableRows: number,
+    statistics: GramStatistics,
     walked?: { newest: Map<number, number[]>; last: { date: string; id: number } },
   ): Promise<{ ids: number[]; hasMore: boolean }> {
     const options = words.map(fieldsOf);
@@ -584,21 +671,23 @@ export class EmbeddedSearchIndex implements SearchIndex {
     /** A level's estimated matches beyond the walked documents. */
     const unread = (score: number) => Math.max(0, (estimatedSizes.get(score) ?? 0) - newest(score).length);
     const { values, param } = parameters();
-    const patterns = words.map((word) => param(`%${likeEscape(word)}%`));
+    const texts = words.map((word) => param(word));
     const older = walked ? ` AND (date, schedule_id) < (${param(walked.last.date)}::date, ${param(walked.last.id)}::int)` : '';
     /** The condition of a level's documents beyond the walked ones; its grams too unless it is walked. */
     const levelWhere = (score: number, walk: boolean) => {
       const arms = levels.get(score)!.map((combination) => {
         const conditions = combination.flatMap((field, w) => [
-          `${FIELD_COLUMN[field]} LIKE ${patterns[w]}`,
-          ...options[w]!.slice(0, options[w]!.indexOf(field)).map((better) => `${FIELD_COLUMN[better]} NOT LIKE ${patterns[w]}`),
+          contains(FIELD_COLUMN[field], texts[w]!),
+          ...options[w]!.slice(0, options[w]!.indexOf(field)).map((better) => lacks(FIELD_COLUMN[better], texts[w]!)),
         ]);
         if (walk) return `(${conditions.join(' AND ')})`;
-        return `(${[...conditions, holds(combination.flatMap((field, w) => taggedGrams(field, words[w]!)), param)].join(' AND ')})`;
+        return `(${[...conditions, holds(combination.flatMap((field, w) => askedGrams(field, words[w]!, statistics)), param)].join(' AND ')})`;
       });
       return `(${arms.join(' OR ')})${older}`;
     };
     const read = new Map<number, number[]>();
+    /** Levels read within a window of the newest documents: its first date and how many were asked. */
+    const windows = new Map<number, { from: string; asked: number }>();
     const found: number[] = [];
     for (const [i, score] of order.entries()) {
       if (found.length >= wanted) break;
@@ -619,12 +708,34 @@ export class EmbeddedSearchIndex implements SearchIndex {
           expected += unread(next);
         }
         const limit = param(need);
-        const [, , , [row] = []] = await this.db.multi<Record<string, number[]>>(
+        // A level read from the GIN index and estimated to hold LEVEL_WINDOW_SLACK times the
+        // rows it needs or more is read among the newest documents expected to hold that many.
+        const window = (level: number) => {
+          if (walk || unread(level) < LEVEL_WINDOW_SLACK * need) return '';
+          const windowRows = (LEVEL_WINDOW_SLACK * need * tableRows) / unread(level);
+          const from = windowWins(levels.get(level)!.length, windowRows, unread(level), tableRows) ? statistics.newestFrom(windowRows) : undefined;
+          if (from === undefined) return '';
+          windows.set(level, { from, asked: need });
+          return ` AND date >= ${param(from)}::date`;
+        };
+        const [, [row] = []] = await this.db.multi<Record<string, number[]>>(
           `${readSettings(walk)}
-           SELECT ${batch.map((level, b) => `ARRAY(SELECT schedule_id FROM search_documents WHERE ${levelWhere(level, walk)} ORDER BY date DESC, schedule_id DESC LIMIT ${limit}) AS l${b}`).join(', ')}`,
+           SELECT ${batch.map((level, b) => `ARRAY(SELECT schedule_id FROM search_documents WHERE ${levelWhere(level, walk)}${window(level)} ORDER BY date DESC, schedule_id DESC LIMIT ${limit}) AS l${b}`).join(', ')}`,
           values,
         );
         for (const [b, level] of batch.entries()) read.set(level, row![`l${b}`]!);
+      }
+      const window = windows.get(score);
+      if (window && read.get(score)!.length < window.asked && found.length + read.get(score)!.length < wanted) {
+        // The window held fewer than asked, and they do not fill the page: the level's older matches.
+        windows.delete(score);
+        const [, [row] = []] = await this.db.multi<{ ids: number[] }>(
+          `${readSettings(false)}
+           SELECT ARRAY(SELECT schedule_id FROM search_documents WHERE ${levelWhere(score, false)} AND ${OLDER_THAN_WINDOW} ${param(window.from)}::date
+                        ORDER BY date DESC, schedule_id DESC LIMIT ${param(window.asked - read.get(score)!.length)}) AS ids`,
+          values,
+        );
+        read.set(score, [...read.get(score)!, ...row!.ids]);
       }
       found.push(...read.get(score)!.slice(0, wanted - found.length));
     }
@@ -639,6 +750,8 @@ export class EmbeddedSearchIndex implements SearchIndex {
   private async typoMatches(words: string[], someExact: boolean): Promise<number[]> {
     const { values, param } = parameters();
     const typoWords = words.filter(isTypoCandidate);
+    const statistics = await this.gramFrequencies.get();
+    const tableRows = statistics.rows;
     const typoGrams = new Set<string>();
     for (const word of typoWords) for (const gram of skeletonBigrams(word)) typoGrams.add(TYPO_TAG + gram);
     const exactScores = this.exactScores(words, param);
@@ -648,12 +761,12 @@ export class EmbeddedSearchIndex implements SearchIndex {
     // mistyped name beside fromis_9 has 15,000 skeleton candidates, and none left after that).
     const choices = exactWords.length <= MAX_LEVEL_WORDS ? combinations(exactWords) : [];
     const candidates = choices.length > 0
-      ? `(${choices.map((combination) => holds([...typoGrams, ...combination.flatMap((field, i) => taggedGrams(field, exactWords[i]!))], param)).join(' OR ')})`
+      ? `(${choices.map((combination) => holds([...typoGrams, ...combination.flatMap((field, i) => askedGrams(field, exactWords[i]!, statistics))], param)).join(' OR ')})`
       : holds(typoGrams, param);
     // Checked row by row (they imply the grams above, which only the index should test: a row's
     // keys are an array of 200 or so, slow to search row by row).
     const conditions = [
-      ...typoWords.map((word) => `typo_key LIKE ${param(`%${likeEscape(typoSkeleton(word))}%`)}`),
+      ...typoWords.map((word) => contains('typo_key', param(typoSkeleton(word)))),
       // Words that are not corrected must match exactly; the corrected ones not all exactly
       // (when the exact search found nothing, none does).
       ...exactScores.filter((_, i) => !isTypoCandidate(words[i]!)).map((score) => `(${score}) > 0`),
@@ -672,8 +785,6 @@ export class EmbeddedSearchIndex implements SearchIndex {
     // common and the skeleton rare (어이도: 이도 in 8.6% of the benchmark's documents, the skeleton
     // in 3.1%, walked 10,000 rows), and words are not independent (fromis_9 and 축하공연 are each
     // in a third of the documents and together in none).
-    const statistics = await this.gramFrequencies.get();
-    const tableRows = statistics.rows;
     const skeletonDensity = (word: string) => Math.min(1, ...skeletonBigrams(word).map((gram) => statistics.frequency(gramKey(TYPO_TAG + gram))));
     const bound = Math.min(...words.map((word) => (isTypoCandidate(word) ? skeletonDensity(word) : wordDensity(word, statistics))));
     const exactBound = words.length === 1 && skeletonBigrams(words[0]!).length === 1;
@@ -684,13 +795,16 @@ export class EmbeddedSearchIndex implements SearchIndex {
           values,
         )).n / TYPO_PROBE_ROWS;
     if (!walkWins(density * tableRows, MAX_TYPO_CANDIDATES, tableRows)) {
-      return rankTypoMatches(words, await this.newestFirst<TypoCandidate>(false, columns, `${candidates} AND ${conditions}`, MAX_TYPO_CANDIDATES, values));
+      // A set estimated large is read from the newest TYPO_WINDOW_SLACK times the documents expected to hold the candidates.
+      const windowRows = density > 0 ? (TYPO_WINDOW_SLACK * MAX_TYPO_CANDIDATES) / density : tableRows;
+      const from = windowWins(choices.length || 1, windowRows, density * tableRows, tableRows) ? statistics.newestFrom(windowRows) : undefined;
+      return rankTypoMatches(words, await this.newestFirst<TypoCandidate>(columns, `${candidates} AND ${conditions}`, MAX_TYPO_CANDIDATES, values, from));
     }
     // The walk stops at COUNT_WALK_SLACK times the rows the estimate expected (an upper bound: a
     // skeleton's bigrams can each be common and the skeleton rare); the older rest is then read
     // from the GIN index.
     const walkLimit = Math.ceil((COUNT_WALK_SLACK * MAX_TYPO_CANDIDATES) / density);
-    const [, , , walked = []] = await this.db.multi<TypoCandidate>(
+    const [, walked = []] = await this.db.multi<TypoCandidate>(
       `${readSettings(true)}
        SELECT ${columns} FROM ${newestRows(param(walkLimit))} WHERE ${conditions} ORDER BY date DESC, schedule_id DESC LIMIT ${MAX_TYPO_CANDIDATES}`,
       values,
@@ -702,7 +816,7 @@ export class EmbeddedSearchIndex implements SearchIndex {
     );
     if (!boundary) return rankTypoMatches(words, walked);
     const older = `(date, schedule_id) < (${param(boundary.date)}::date, ${param(boundary.id)}::int)`;
-    const rest = await this.newestFirst<TypoCandidate>(false, columns, `${candidates} AND ${conditions} AND ${older}`, MAX_TYPO_CANDIDATES - walked.length, values);
+    const rest = await this.newestFirst<TypoCandidate>(columns, `${candidates} AND ${conditions} AND ${older}`, MAX_TYPO_CANDIDATES - walked.length, values);
     return rankTypoMatches(words, [...walked, ...rest]);
   }
 

@@ -10,9 +10,25 @@ export interface GramStatistics {
   frequency(key: number): number;
   /** Documents in the table when the statistics were last read (pg_class.reltuples). */
   readonly rows: number;
+  /**
+   * A date such that about `rows` documents (or more) are on it or later, from the histogram of
+   * `date` (pg_stats.histogram_bounds, a hundredth of the documents a bucket); undefined when that
+   * is every document or no histogram was read.
+   */
+  newestFrom(rows: number): string | undefined;
 }
 
-const EMPTY: GramStatistics = { frequency: () => 0, rows: 0 };
+const EMPTY: GramStatistics = { frequency: () => 0, rows: 0, newestFrom: () => undefined };
+
+/** `newestFrom` over histogram bounds, oldest first: bucket i holds the documents between bounds i and i + 1. */
+function newestFrom(bounds: string[], tableRows: number, rows: number): string | undefined {
+  const buckets = bounds.length - 1;
+  if (buckets < 1 || tableRows <= 0) return undefined;
+  // The newest `rows` fill ceil(rows / tableRows × buckets) buckets at the top; one more covers
+  // the documents written since ANALYZE and a histogram that is only a sample's.
+  const top = Math.ceil((rows / tableRows) * buckets) + 1;
+  return top >= buckets ? undefined : bounds[buckets - top];
+}
 
 export class GramFrequencies {
   private current: { statistics: GramStatistics; readAt: number } | null = null;
@@ -37,16 +53,22 @@ export class GramFrequencies {
 
   private read(): Promise<GramStatistics> {
     this.reading ??= this.db
-      .oneOrNone<{ keys: number[] | null; frequencies: number[] | null; rows: number }>(
-        `SELECT s.most_common_elems::text::int[] AS keys, s.most_common_elem_freqs AS frequencies, c.reltuples::float8 AS rows
-           FROM pg_class c LEFT JOIN pg_stats s ON s.schemaname = current_schema() AND s.tablename = c.relname AND s.attname = 'gram_keys'
+      .oneOrNone<{ keys: number[] | null; frequencies: number[] | null; rows: number; dates: string[] | null }>(
+        `SELECT s.most_common_elems::text::int[] AS keys, s.most_common_elem_freqs AS frequencies, c.reltuples::float8 AS rows,
+                (SELECT array_agg(to_char(d, 'YYYY-MM-DD') ORDER BY d) FROM unnest(h.histogram_bounds::text::date[]) d) AS dates
+           FROM pg_class c
+           LEFT JOIN pg_stats s ON s.schemaname = current_schema() AND s.tablename = c.relname AND s.attname = 'gram_keys'
+           LEFT JOIN pg_stats h ON h.schemaname = current_schema() AND h.tablename = c.relname AND h.attname = 'date'
           WHERE c.oid = 'search_documents'::regclass`,
       )
       .then((row) => {
         const frequencies = new Map<number, number>();
         // The list of frequencies ends with three more numbers (minimum, maximum, null share).
         for (const [i, key] of (row?.keys ?? []).entries()) frequencies.set(key, row!.frequencies![i]!);
-        const statistics: GramStatistics = frequencies.size > 0 ? { frequency: (key) => frequencies.get(key) ?? 0, rows: Math.max(0, row!.rows) } : EMPTY;
+        const rows = Math.max(0, row?.rows ?? 0);
+        const dates = row?.dates ?? [];
+        const statistics: GramStatistics =
+          frequencies.size > 0 ? { frequency: (key) => frequencies.get(key) ?? 0, rows, newestFrom: (wanted) => newestFrom(dates, rows, wanted) } : EMPTY;
         this.current = { statistics, readAt: Date.now() };
         return statistics;
       })
