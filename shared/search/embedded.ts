@@ -75,6 +75,19 @@ const CANDIDATE_ROW_MS = 0.004;
 const windowWins = (containments: number, windowRows: number, size: number, tableRows: number) =>
   windowRows < tableRows && containments * windowRows * WINDOW_ROW_MS < size * (1 - windowRows / tableRows) * CANDIDATE_ROW_MS;
 /**
+ * The newest `limit` documents `read(window, count)` returns, first within the window of documents
+ * dated `from` or later (`GramStatistics.newestFrom`): the GIN index holds the dates too (migration
+ * 019), so only that window's matches are visited. The older rest is read only when the window
+ * held fewer than `limit`.
+ */
+async function newestInWindow<T>(read: (window: string, count: number) => Promise<T[]>, limit: number, values: unknown[], from?: string): Promise<T[]> {
+  if (from === undefined) return read('', limit);
+  const date = `$${values.push(from)}::date`;
+  const newest = await read(` AND date >= ${date}`, limit);
+  if (newest.length === limit) return newest;
+  return [...newest, ...(await read(` AND ${OLDER_THAN_WINDOW} ${date}`, limit - newest.length))];
+}
+/**
  * The older side of a date window, written so that no index answers it: the rows past the window
  * are then found by the grams alone and filtered on their dates, where a date range in the GIN
  * index would collect most of the table's documents once per containment.
@@ -615,12 +628,11 @@ export class EmbeddedSearchIndex implements SearchIndex {
   }
 
   /**
-   * The newest `limit` rows matching `where`, newest first, read from the GIN index and sorted;
-   * with `from`, first among the documents of that date or later (`GramStatistics.newestFrom`):
-   * the index holds the dates too (migration 019), so only that window's matches are visited.
-   * Sent as one simple-protocol message, the settings last for that implicit transaction only.
+   * The newest `limit` rows matching `where`, newest first, read from the GIN index and sorted,
+   * within the date window from `from` (`newestInWindow`). Sent as one simple-protocol message,
+   * the settings last for that implicit transaction only.
    */
-  private async newestFirst<T>(columns: string, where: string, limit: number, values: unknown[], from?: string): Promise<T[]> {
+  private newestFirst<T>(columns: string, where: string, limit: number, values: unknown[], from?: string): Promise<T[]> {
     const read = async (window: string, count: number) => {
       // Sorted by id and date alone; the columns are read for the rows kept (a typo read sorted
       // 2,492 candidates' keys to keep 300 of them, a third of its time).
@@ -633,12 +645,20 @@ export class EmbeddedSearchIndex implements SearchIndex {
       );
       return rows;
     };
-    if (from === undefined) return read('', limit);
-    // The newest window first; the older rest only when the window held fewer than `limit`.
-    const date = `$${values.push(from)}::date`;
-    const newest = await read(` AND date >= ${date}`, limit);
-    if (newest.length === limit) return newest;
-    return [...newest, ...(await read(` AND ${OLDER_THAN_WINDOW} ${date}`, limit - newest.length))];
+    return newestInWindow(read, limit, values, from);
+  }
+
+  /** The ids of the newest `limit` documents matching `where`, read as `readSettings(walk)` says, within the date window from `from`. */
+  private newestIds(walk: boolean, where: string, limit: number, values: unknown[], from?: string): Promise<number[]> {
+    const read = async (window: string, count: number) => {
+      const [, [row] = []] = await this.db.multi<{ ids: number[] }>(
+        `${readSettings(walk)}
+         SELECT ARRAY(SELECT schedule_id FROM search_documents WHERE ${where}${window} ORDER BY date DESC, schedule_id DESC LIMIT ${count}) AS ids`,
+        values,
+      );
+      return row!.ids;
+    };
+    return newestInWindow(read, limit, values, from);
   }
 
   /**
@@ -729,13 +749,8 @@ export class EmbeddedSearchIndex implements SearchIndex {
       if (window && read.get(score)!.length < window.asked && found.length + read.get(score)!.length < wanted) {
         // The window held fewer than asked, and they do not fill the page: the level's older matches.
         windows.delete(score);
-        const [, [row] = []] = await this.db.multi<{ ids: number[] }>(
-          `${readSettings(false)}
-           SELECT ARRAY(SELECT schedule_id FROM search_documents WHERE ${levelWhere(score, false)} AND ${OLDER_THAN_WINDOW} ${param(window.from)}::date
-                        ORDER BY date DESC, schedule_id DESC LIMIT ${param(window.asked - read.get(score)!.length)}) AS ids`,
-          values,
-        );
-        read.set(score, [...read.get(score)!, ...row!.ids]);
+        const older = await this.newestIds(false, `${levelWhere(score, false)} AND ${OLDER_THAN_WINDOW} ${param(window.from)}::date`, window.asked - read.get(score)!.length, values);
+        read.set(score, [...read.get(score)!, ...older]);
       }
       found.push(...read.get(score)!.slice(0, wanted - found.length));
     }
