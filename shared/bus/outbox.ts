@@ -10,7 +10,7 @@
 // Order: entries are published in id order. Ids are taken at insert, so two transactions that
 // commit in the other order can be published in commit order instead; a writer that appends the
 // entry after its row write (the row lock orders the writers) keeps one entity's entries in order.
-import type { Db, Queryable } from '../db/database.ts';
+import { preparedQuery, type Db, type Queryable } from '../db/database.ts';
 import type { Logger } from '../logger.ts';
 import { startExclusiveLoop, type Session } from '../db/exclusive-loop.ts';
 import { errorMessage, type Bus, type ComponentHealth, type OutgoingMessage } from './bus.ts';
@@ -27,6 +27,14 @@ export interface OutboxEntry {
   payload: unknown;
 }
 
+const appendEntries = preparedQuery(
+  'outbox-append',
+  `INSERT INTO outbox (topic, key, payload, trace_context)
+   SELECT topic, key, payload::jsonb, $4::jsonb FROM unnest($1::text[], $2::text[], $3::text[]) WITH ORDINALITY AS e(topic, key, payload, n) ORDER BY n`,
+);
+const unsentEntries = preparedQuery('outbox-unsent', 'SELECT id, topic, key, payload, trace_context FROM outbox WHERE sent_at IS NULL ORDER BY id LIMIT $1');
+const markSent = preparedQuery('outbox-mark-sent', 'UPDATE outbox SET sent_at = now() WHERE id = ANY($1::bigint[])');
+
 /** Inserts the entries, in order, in the caller's transaction; the insert trigger wakes the relay at commit. */
 export async function appendOutbox(tx: Queryable, ...entries: OutboxEntry[]): Promise<void> {
   for (const entry of entries) {
@@ -37,9 +45,7 @@ export async function appendOutbox(tx: Queryable, ...entries: OutboxEntry[]): Pr
   // The writer's trace context (an admin request, a consumed message) goes with the entries.
   const trace = tracing ? currentTraceHeaders() : undefined;
   await tx.none(
-    `INSERT INTO outbox (topic, key, payload, trace_context)
-     SELECT topic, key, payload::jsonb, $4::jsonb FROM unnest($1::text[], $2::text[], $3::text[]) WITH ORDINALITY AS e(topic, key, payload, n) ORDER BY n`,
-    [entries.map((e) => e.topic), entries.map((e) => e.key), entries.map((e) => JSON.stringify(e.payload ?? null)), trace ? JSON.stringify(trace) : null],
+    appendEntries(entries.map((e) => e.topic), entries.map((e) => e.key), entries.map((e) => JSON.stringify(e.payload ?? null)), trace ? JSON.stringify(trace) : null),
   );
 }
 
@@ -92,12 +98,12 @@ export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
 
   /** One batch: read unsent entries, publish, mark sent. True when a full batch suggests more waiting. */
   const relayBatch = async (current: Session): Promise<boolean> => {
-    const rows = await current.any<OutboxRow>('SELECT id, topic, key, payload, trace_context FROM outbox WHERE sent_at IS NULL ORDER BY id LIMIT $1', [batchSize]);
+    const rows = await current.any<OutboxRow>(unsentEntries(batchSize));
     if (rows.length > 0) {
       if (tracing) await publishTraced(rows);
       else await bus.publishMany(rows.map((row) => ({ topic: row.topic, key: row.key, value: row.payload })));
       // Through the lock holder's session: if it is gone, this fails and the next relay publishes again.
-      await current.none('UPDATE outbox SET sent_at = now() WHERE id = ANY($1::bigint[])', [rows.map((row) => row.id)]);
+      await current.none(markSent(rows.map((row) => row.id)));
     }
     if (rows.length === batchSize) return true;
     if (retentionMs > 0 && Date.now() >= nextPruneAt) {

@@ -14,7 +14,7 @@
 // still had in flight may finish, which is one more at-least-once duplicate for an idempotent actor.
 // Claiming and committing on one session (not `pg_try_advisory_xact_lock` in a transaction around
 // the handler) keeps transactions short and pool connections free while handlers run.
-import type { Db } from '../db/database.ts';
+import { preparedQuery, type Db } from '../db/database.ts';
 import type { Logger } from '../logger.ts';
 import { currentTraceHeaders, inConsumerSpans, tracing, type TraceHeaders } from '../tracing.ts';
 import {
@@ -44,6 +44,25 @@ const BATCH = 100;
 const DAY_MS = 86_400_000;
 /** How often a running subscription marks its group alive (far below any sensible retention). */
 const TOUCH_EVERY_MS = 3_600_000;
+
+// What a consumer runs for every claim, prepared (`preparedQuery`).
+const pendingPartitions = preparedQuery(
+  'bus-pending-partitions',
+  `SELECT p.topic, p.partition FROM bus_partitions p
+   JOIN bus_offsets o ON o.group_name = $1 AND o.topic = p.topic AND o.partition = p.partition
+   WHERE p.topic = ANY($2::text[]) AND p.head > o.committed`,
+);
+const claimPartition = preparedQuery('bus-claim', 'SELECT pg_try_advisory_lock(hashtext($1), $2) AS locked');
+const releasePartition = preparedQuery('bus-release', 'SELECT pg_advisory_unlock(hashtext($1), $2)');
+const committedOffset = preparedQuery('bus-committed', 'SELECT committed FROM bus_offsets WHERE group_name = $1 AND topic = $2 AND partition = $3');
+const messagesAfter = preparedQuery(
+  'bus-messages-after',
+  'SELECT id, key, seq, value, published_at, headers FROM bus_messages WHERE topic = $1 AND partition = $2 AND seq > $3 ORDER BY seq LIMIT $4',
+);
+const commitOffset = preparedQuery(
+  'bus-commit',
+  'UPDATE bus_offsets SET committed = $4, updated_at = now() WHERE group_name = $1 AND topic = $2 AND partition = $3 AND committed < $4',
+);
 
 /** FNV-1a over the key's UTF-8 bytes: stable across processes and releases, unlike hashtext(). */
 export function partitionFor(key: string, partitions = PARTITIONS): number {
@@ -360,12 +379,7 @@ class PostgresSubscription {
         if (!this.session && this.working.size === 0) await this.openSession();
         const session = this.session;
         if (session && this.working.size < this.settings.concurrency) {
-          const pending = await this.db.any<Unit>(
-            `SELECT p.topic, p.partition FROM bus_partitions p
-             JOIN bus_offsets o ON o.group_name = $1 AND o.topic = p.topic AND o.partition = p.partition
-             WHERE p.topic = ANY($2::text[]) AND p.head > o.committed`,
-            [this.group, this.topics],
-          );
+          const pending = await this.db.any<Unit>(pendingPartitions(this.group, this.topics));
           shuffle(pending);
           for (const unit of pending) {
             if (signal.aborted || this.working.size >= this.settings.concurrency) break;
@@ -373,7 +387,7 @@ class PostgresSubscription {
             // Session locks stack within one session, so the slots of this subscription check locally.
             if (this.working.has(name)) continue;
             const { locked } = await session.run((c) =>
-              c.one<{ locked: boolean }>('SELECT pg_try_advisory_lock(hashtext($1), $2) AS locked', [this.lockName(unit.topic), unit.partition]),
+              c.one<{ locked: boolean }>(claimPartition(this.lockName(unit.topic), unit.partition)),
             );
             if (!locked) continue;
             const work = this.work(session, unit)
@@ -383,7 +397,7 @@ class PostgresSubscription {
               .finally(async () => {
                 if (this.session === session)
                   await session
-                    .run((c) => c.one('SELECT pg_advisory_unlock(hashtext($1), $2)', [this.lockName(unit.topic), unit.partition]))
+                    .run((c) => c.one(releasePartition(this.lockName(unit.topic), unit.partition)))
                     .catch(() => undefined);
                 this.working.delete(name);
                 this.wakeup.notify();
@@ -410,27 +424,11 @@ class PostgresSubscription {
   private async work(session: Session, unit: Unit): Promise<void> {
     const { signal } = this.abort;
     // Read after the lock: the previous owner committed before it unlocked.
-    const { committed } = await session.run((c) =>
-      c.one<{ committed: number }>('SELECT committed FROM bus_offsets WHERE group_name = $1 AND topic = $2 AND partition = $3', [
-        this.group,
-        unit.topic,
-        unit.partition,
-      ]),
-    );
-    const rows = await this.db.any<MessageRow>(
-      `SELECT id, key, seq, value, published_at, headers FROM bus_messages
-       WHERE topic = $1 AND partition = $2 AND seq > $3 ORDER BY seq LIMIT $4`,
-      [unit.topic, unit.partition, committed, BATCH],
-    );
+    const { committed } = await session.run((c) => c.one<{ committed: number }>(committedOffset(this.group, unit.topic, unit.partition)));
+    const rows = await this.db.any<MessageRow>(messagesAfter(unit.topic, unit.partition, committed, BATCH));
     const commit = (seq: number) =>
       // Through the lock holder's session: fails, and stops this worker, if the session (and lock) is gone.
-      session.run((c) =>
-        c.none(
-          `UPDATE bus_offsets SET committed = $4, updated_at = now()
-           WHERE group_name = $1 AND topic = $2 AND partition = $3 AND committed < $4`,
-          [this.group, unit.topic, unit.partition, seq],
-        ),
-      );
+      session.run((c) => c.none(commitOffset(this.group, unit.topic, unit.partition, seq)));
     if (this.settings.batch && rows.length > 1 && !signal.aborted) {
       const messages = rows.map((row) => ({ ...this.toMessage(unit.topic, row), attempt: 1 }));
       const batch = this.settings.batch;

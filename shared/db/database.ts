@@ -81,6 +81,17 @@ export function connectDatabase(url: string, logger: Logger, poolSize = 20, opti
   };
 }
 
+/**
+ * A query of fixed text run on every event or message (the bus, the outbox relay, the search
+ * indexer) as a named prepared statement: each connection parses it once and PostgreSQL reuses its
+ * plan, and the values travel as parameters instead of being formatted into the text. Planning
+ * was half of PostgreSQL's time for these statements (the search documents' query took 0.6 ms to
+ * plan and 0.08 ms to run). The name must stay bound to this one text.
+ */
+export function preparedQuery(name: string, text: string): (...values: unknown[]) => pgPromise.PreparedStatement {
+  return (...values) => new pgPromise.PreparedStatement({ name, text, values });
+}
+
 export const pgErrorCode = (error: unknown): string | undefined =>
   typeof error === 'object' && error !== null && 'code' in error ? String((error as { code: unknown }).code) : undefined;
 

@@ -1,5 +1,5 @@
 // Search documents are built from the stored schedules: one query for any number of ids.
-import type { Queryable } from '../db/database.ts';
+import { preparedQuery, type Queryable } from '../db/database.ts';
 import type { SearchDocument } from './search-index.ts';
 
 interface DocumentRow {
@@ -44,9 +44,12 @@ function toDocument(row: DocumentRow): SearchDocument {
   };
 }
 
+/** Run for every written schedule, twice (inline, then by the indexer): prepared. */
+const documentsById = preparedQuery('search-documents-by-id', `${DOCUMENT_SELECT} WHERE s.id = ANY($1::int[])`);
+
 export async function loadSearchDocuments(db: Queryable, ids: number[]): Promise<SearchDocument[]> {
   if (ids.length === 0) return [];
-  const rows = await db.any<DocumentRow>(`${DOCUMENT_SELECT} WHERE s.id = ANY($1::int[])`, [ids]);
+  const rows = await db.any<DocumentRow>(documentsById(ids));
   return rows.map(toDocument);
 }
 

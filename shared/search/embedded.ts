@@ -20,7 +20,7 @@ import { setImmediate as setImmediatePromise } from 'node:timers/promises';
 import { bigramsOfNormalized, choseongOfNormalized, consonantRuns, isChoseongQuery } from '../korean/jamo.ts';
 import { normalizeText } from '../korean/normalize.ts';
 import { isTypoCandidate, matchesWithTypo, skeletonBigrams, typoSkeleton } from '../korean/typo.ts';
-import type { Db, Queryable } from '../db/database.ts';
+import { preparedQuery, type Db, type Queryable } from '../db/database.ts';
 import { GramFrequencies, type GramStatistics } from './gram-frequencies.ts';
 import type { SearchDocument, SearchIndex, SearchPage } from './search-index.ts';
 
@@ -31,6 +31,31 @@ const MAX_DESCRIPTION_CHARS = 1000;
 /** Index rows built between two turns of the event loop (about 2 ms of work: 45 µs a benchmark document). */
 const ROWS_PER_TURN = 50;
 const COLUMNS = 'schedule_id, category_id, date, title_key, source_key, venue_key, members_key, description_key, choseong_key, gram_keys, typo_key, format';
+/**
+ * Writes index rows given one array per column (a JSON record set cost PostgreSQL a third more,
+ * parsing the gram arrays); a document's gram keys travel space-joined. An entry that would not
+ * change is left as it is: no new row version, no index entries (an admin write is indexed inline,
+ * then again by the indexer from its schedule.changed). Prepared: it runs for every write.
+ */
+const sharedWriteLock = preparedQuery('search-write-lock-shared', 'SELECT pg_advisory_xact_lock_shared($1)');
+const upsertDocuments = preparedQuery(
+  'search-upsert-documents',
+  `INSERT INTO search_documents (${COLUMNS})
+   SELECT r.schedule_id, r.category_id, r.date, r.title_key, r.source_key, r.venue_key, r.members_key, r.description_key,
+          r.choseong_key, string_to_array(r.gram_keys, ' ')::int[], r.typo_key, $12::smallint
+     FROM unnest($1::int[], $2::int[], $3::date[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[], $11::text[])
+          AS r(schedule_id, category_id, date, title_key, source_key, venue_key, members_key, description_key, choseong_key, gram_keys, typo_key)
+   ON CONFLICT (schedule_id) DO UPDATE SET
+     category_id = EXCLUDED.category_id, date = EXCLUDED.date, title_key = EXCLUDED.title_key,
+     source_key = EXCLUDED.source_key, venue_key = EXCLUDED.venue_key, members_key = EXCLUDED.members_key, description_key = EXCLUDED.description_key,
+     choseong_key = EXCLUDED.choseong_key, gram_keys = EXCLUDED.gram_keys, grams = '{}', typo_key = EXCLUDED.typo_key,
+     format = EXCLUDED.format, indexed_at = now()
+   WHERE (search_documents.category_id, search_documents.date, search_documents.title_key, search_documents.source_key,
+          search_documents.venue_key, search_documents.members_key, search_documents.description_key, search_documents.choseong_key,
+          search_documents.gram_keys, search_documents.typo_key, search_documents.format)
+         IS DISTINCT FROM (EXCLUDED.category_id, EXCLUDED.date, EXCLUDED.title_key, EXCLUDED.source_key, EXCLUDED.venue_key, EXCLUDED.members_key,
+          EXCLUDED.description_key, EXCLUDED.choseong_key, EXCLUDED.gram_keys, EXCLUDED.typo_key, EXCLUDED.format)`,
+);
 /** Rows of an older format miss keys this code reads: `ensureCurrentFormat` rebuilds them. */
 export const DOCUMENT_FORMAT = 6;
 /**
@@ -382,31 +407,12 @@ export class EmbeddedSearchIndex implements SearchIndex {
         if (rows.length % ROWS_PER_TURN === 0) await setImmediatePromise();
       }
       const column = <K extends keyof DocumentRow>(key: K) => rows.map((row) => row[key]);
-      // One array per column (a JSON record set cost PostgreSQL a third more, parsing the gram
-      // arrays); a document's gram keys travel space-joined.
-      // An entry that would not change is left as it is: no new row version, no index entries (an
-      // admin write is indexed inline, then again by the indexer from its schedule.changed).
       await db.none(
-        `INSERT INTO search_documents (${COLUMNS})
-         SELECT r.schedule_id, r.category_id, r.date, r.title_key, r.source_key, r.venue_key, r.members_key, r.description_key,
-                r.choseong_key, string_to_array(r.gram_keys, ' ')::int[], r.typo_key, $12
-           FROM unnest($1::int[], $2::int[], $3::date[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[], $11::text[])
-                AS r(schedule_id, category_id, date, title_key, source_key, venue_key, members_key, description_key, choseong_key, gram_keys, typo_key)
-         ON CONFLICT (schedule_id) DO UPDATE SET
-           category_id = EXCLUDED.category_id, date = EXCLUDED.date, title_key = EXCLUDED.title_key,
-           source_key = EXCLUDED.source_key, venue_key = EXCLUDED.venue_key, members_key = EXCLUDED.members_key, description_key = EXCLUDED.description_key,
-           choseong_key = EXCLUDED.choseong_key, gram_keys = EXCLUDED.gram_keys, grams = '{}', typo_key = EXCLUDED.typo_key,
-           format = EXCLUDED.format, indexed_at = now()
-         WHERE (search_documents.category_id, search_documents.date, search_documents.title_key, search_documents.source_key,
-                search_documents.venue_key, search_documents.members_key, search_documents.description_key, search_documents.choseong_key,
-                search_documents.gram_keys, search_documents.typo_key, search_documents.format)
-               IS DISTINCT FROM (EXCLUDED.category_id, EXCLUDED.date, EXCLUDED.title_key, EXCLUDED.source_key, EXCLUDED.venue_key, EXCLUDED.members_key,
-                EXCLUDED.description_key, EXCLUDED.choseong_key, EXCLUDED.gram_keys, EXCLUDED.typo_key, EXCLUDED.format)`,
-        [
+        upsertDocuments(
           column('schedule_id'), column('category_id'), column('date'), column('title_key'), column('source_key'), column('venue_key'),
           column('members_key'), column('description_key'), column('choseong_key'), rows.map((row) => row.gram_keys.join(' ')),
           column('typo_key'), DOCUMENT_FORMAT,
-        ],
+        ),
       );
     }
   }
@@ -416,7 +422,7 @@ export class EmbeddedSearchIndex implements SearchIndex {
   async upsert(documents: SearchDocument[]): Promise<void> {
     if (documents.length === 0) return;
     await this.db.tx('search-upsert', async (tx) => {
-      await tx.any('SELECT pg_advisory_xact_lock_shared($1)', [INDEX_WRITE_LOCK]);
+      await tx.any(sharedWriteLock(INDEX_WRITE_LOCK));
       await this.write(tx, documents);
     });
   }
