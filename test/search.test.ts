@@ -224,6 +224,43 @@ test('embedded: typo candidates read within a window of the newest documents are
   }
 });
 
+test('embedded: a role that may not create btree_gin keeps the grams-only index, and windowed reads give the same pages', async (t) => {
+  // Migration 019 as a role without CREATE on the database (a managed database's application user,
+  // say): the extension is refused, the migration warns and goes on, and the search filters its
+  // date windows row by row instead of in the index.
+  const testDatabase = await createTestDatabase();
+  const admin = connectDatabase(testDatabase.url, logger, 1);
+  const role = `r_${randomBytes(6).toString('hex')}`;
+  const password = randomBytes(12).toString('hex');
+  await admin.db.none('CREATE ROLE $1:name LOGIN PASSWORD $2', [role, password]);
+  await admin.db.none('GRANT USAGE, CREATE ON SCHEMA public TO $1:name', [role]);
+  const url = new URL(testDatabase.url);
+  url.username = role;
+  url.password = password;
+  const database = connectDatabase(url.href, logger, 2);
+  t.teardown(async () => {
+    await database.close();
+    await admin.close();
+    await testDatabase.drop();
+    const again = connectDatabase(new URL('/postgres', testDatabase.url).href, logger, 1);
+    await again.db.none('DROP ROLE IF EXISTS $1:name', [role]).catch(() => undefined);
+    await again.close();
+  });
+  await migrate(database.db, logger);
+  t.is((await admin.db.one<{ n: number }>("SELECT count(*)::int AS n FROM pg_extension WHERE extname = 'btree_gin'")).n, 0);
+  const indexes = (await admin.db.any<{ name: string }>("SELECT indexname AS name FROM pg_indexes WHERE tablename = 'search_documents' ORDER BY 1")).map((row) => row.name);
+  t.true(indexes.includes('search_documents_gram_keys'), indexes.join(', '));
+  t.false(indexes.includes('search_documents_grams_by_date'));
+  const index = await createSearchIndex({ db: database.db, opensearchUrl: null, logger });
+  const documents = tenThousandDays((i) => (i < 900 || (i >= 5000 && i % 50 === 0) ? { title: `광주 공연 ${i}` } : {}));
+  await index.rebuild(documents);
+  const expected = byDateDescending(documents.filter((entry) => entry.title.startsWith('광주'))).slice(0, 300);
+  for (const [offset, limit] of [[0, 20], [90, 20]] as const) {
+    t.deepEqual((await index.search('광쥬', { offset, limit })).ids, expected.slice(offset, offset + limit), `offset ${offset}`);
+  }
+  t.deepEqual((await index.search('광주', { offset: 0, limit: 5 })).ids, byDateDescending(documents.filter((entry) => entry.title.startsWith('광주'))).slice(0, 5));
+});
+
 test('embedded: a score level read within a window of the newest documents is completed from the older ones when the window holds too few', async (t) => {
   const database = await migratedDatabase(t);
   const index = await createSearchIndex({ db: database.db, opensearchUrl: null, logger });
