@@ -176,13 +176,12 @@ test('embedded: a typo whose skeleton bigrams are common is walked on the newest
     title: i % 8 === 0 ? `여의도 공연 ${i}` : i % 2 === 0 ? `여의 행사 ${i}` : `이도 행사 ${i}`,
     date: new Date(Date.UTC(2020, 0, 1) + ((i * 7919) % 2000) * 86_400_000).toISOString().slice(0, 10),
   }));
-  const newestFirst = (entries: SearchDocument[]) => entries.sort((a, b) => (a.date < b.date ? 1 : a.date > b.date ? -1 : 0) || b.scheduleId - a.scheduleId).map((entry) => entry.scheduleId);
-  const oldest = newestFirst(documents.filter((entry) => !entry.title.startsWith('여의도'))).slice(-5);
+  const oldest = byDateDescending(documents.filter((entry) => !entry.title.startsWith('여의도'))).slice(-5);
   // 한강공원 on the 5 oldest of the others.
   for (const id of oldest) documents[id - 1]!.title = `한강공원 행사 ${id}`;
   await index.rebuild(documents);
   // The typo search reads at most the 300 newest candidates; all match in the title, so by date.
-  const expected = newestFirst(documents.filter((entry) => entry.title.startsWith('여의도'))).slice(0, 300);
+  const expected = byDateDescending(documents.filter((entry) => entry.title.startsWith('여의도'))).slice(0, 300);
   t.is(expected.length, 300);
   for (const [offset, limit] of [[0, 20], [280, 20]] as const) {
     const page = await index.search('여의됴', { offset, limit });

@@ -31,13 +31,14 @@ const MAX_DESCRIPTION_CHARS = 1000;
 /** Index rows built between two turns of the event loop (about 2 ms of work: 45 µs a benchmark document). */
 const ROWS_PER_TURN = 50;
 const COLUMNS = 'schedule_id, category_id, date, title_key, source_key, venue_key, members_key, description_key, choseong_key, gram_keys, typo_key, format';
+/** The lock every writer but a rebuild shares (`upsert`, `remove`). */
+const sharedWriteLock = preparedQuery('search-write-lock-shared', 'SELECT pg_advisory_xact_lock_shared($1)');
 /**
  * Writes index rows given one array per column (a JSON record set cost PostgreSQL a third more,
  * parsing the gram arrays); a document's gram keys travel space-joined. An entry that would not
  * change is left as it is: no new row version, no index entries (an admin write is indexed inline,
  * then again by the indexer from its schedule.changed). Prepared: it runs for every write.
  */
-const sharedWriteLock = preparedQuery('search-write-lock-shared', 'SELECT pg_advisory_xact_lock_shared($1)');
 const upsertDocuments = preparedQuery(
   'search-upsert-documents',
   `INSERT INTO search_documents (${COLUMNS})
@@ -304,7 +305,9 @@ const planSettings = (settings: Record<string, 'on' | 'off'>) =>
 // same containment exactly, with no recheck.
 const BITMAP_ONLY = planSettings({ enable_seqscan: 'off' });
 /** Plan settings for reading the newest rows either along the date index (`walk`) or from the GIN index and sorted. */
-const readSettings = (walk: boolean) => planSettings({ enable_seqscan: 'off', enable_bitmapscan: walk ? 'off' : 'on', enable_indexscan: walk ? 'on' : 'off' });
+const WALK_SETTINGS = planSettings({ enable_seqscan: 'off', enable_bitmapscan: 'off', enable_indexscan: 'on' });
+const GIN_READ_SETTINGS = planSettings({ enable_seqscan: 'off', enable_bitmapscan: 'on', enable_indexscan: 'off' });
+const readSettings = (walk: boolean) => (walk ? WALK_SETTINGS : GIN_READ_SETTINGS);
 
 interface DocumentRow {
   schedule_id: number;
@@ -430,7 +433,7 @@ export class EmbeddedSearchIndex implements SearchIndex {
   async remove(scheduleIds: number[]): Promise<void> {
     if (scheduleIds.length === 0) return;
     await this.db.tx('search-remove', async (tx) => {
-      await tx.any('SELECT pg_advisory_xact_lock_shared($1)', [INDEX_WRITE_LOCK]);
+      await tx.any(sharedWriteLock(INDEX_WRITE_LOCK));
       await tx.none('DELETE FROM search_documents WHERE schedule_id = ANY($1::int[])', [[...scheduleIds].sort((a, b) => a - b)]);
     });
   }
