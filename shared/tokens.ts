@@ -1,6 +1,7 @@
 // Signed tokens: HS256 only, audience checked (decisions.md). User tokens (`/auth`) carry audience
 // `user` and live 30 days; administrator tokens (`/api/auth`) carry `admin` and live 24 hours.
 import jwt from 'jsonwebtoken';
+import { createSecretKey, type KeyObject } from 'node:crypto';
 import type { Clock } from './clock.ts';
 
 export const USER_TOKEN_LIFETIME_S = 30 * 24 * 3600;
@@ -22,10 +23,19 @@ export interface AdminClaims {
 }
 
 export class Tokens {
+  /**
+   * The secret as a key object, made once. Given a string, jsonwebtoken first tries to read it as a
+   * PEM key on every sign and verify and catches the failure: about 0.7 ms of the event loop per call
+   * under tsx, against 20 µs with a key object (test/bench/tokens.bench.ts).
+   */
+  private readonly key: KeyObject;
+
   constructor(
-    private readonly secret: string,
+    secret: string,
     private readonly clock: Clock,
-  ) {}
+  ) {
+    this.key = createSecretKey(Buffer.from(secret, 'utf8'));
+  }
 
   private nowSeconds(): number {
     return Math.floor(this.clock.now() / 1000);
@@ -33,7 +43,7 @@ export class Tokens {
 
   signUser(claims: { id: number; email: string; isAdmin: boolean }): string {
     const iat = this.nowSeconds();
-    return jwt.sign({ id: claims.id, email: claims.email, isAdmin: claims.isAdmin, iat, exp: iat + USER_TOKEN_LIFETIME_S }, this.secret, {
+    return jwt.sign({ id: claims.id, email: claims.email, isAdmin: claims.isAdmin, iat, exp: iat + USER_TOKEN_LIFETIME_S }, this.key, {
       algorithm: 'HS256',
       audience: 'user',
     });
@@ -41,7 +51,7 @@ export class Tokens {
 
   signAdmin(claims: { id: number; username: string }): string {
     const iat = this.nowSeconds();
-    return jwt.sign({ id: claims.id, username: claims.username, iat, exp: iat + ADMIN_TOKEN_LIFETIME_S }, this.secret, {
+    return jwt.sign({ id: claims.id, username: claims.username, iat, exp: iat + ADMIN_TOKEN_LIFETIME_S }, this.key, {
       algorithm: 'HS256',
       audience: 'admin',
     });
@@ -49,7 +59,7 @@ export class Tokens {
 
   private verify(token: string, audience: 'user' | 'admin'): jwt.JwtPayload | null {
     try {
-      const payload = jwt.verify(token, this.secret, { algorithms: ['HS256'], audience, clockTimestamp: this.nowSeconds() });
+      const payload = jwt.verify(token, this.key, { algorithms: ['HS256'], audience, clockTimestamp: this.nowSeconds() });
       // jsonwebtoken accepts a token without `exp` as never expiring; every token this service signs has one.
       return typeof payload === 'object' && typeof payload.exp === 'number' ? payload : null;
     } catch {
