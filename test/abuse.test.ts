@@ -9,7 +9,7 @@ import { readdir, stat } from 'node:fs/promises';
 import { request } from 'node:http';
 import { join } from 'node:path';
 import { ConfigError, loadConfig } from '../shared/config.ts';
-import { accountDelayFor, ACCOUNT_DELAY_MAX_MS, LOCKOUT_FAILURES } from '../shared/db/repositories/login-attempts.ts';
+import { accountDelayFor, ACCOUNT_DELAY_MAX_MS, ACCOUNT_FREE_FAILURES, LOCKOUT_FAILURES } from '../shared/db/repositories/login-attempts.ts';
 import { adminToken, ADMIN, call, startTestService, type LogCapture, type TestService } from './helpers/service.ts';
 
 let proxied: TestService; // TRUST_PROXY=1 (the test helper's default), REGISTER_LIMIT_PER_HOUR=20
@@ -174,6 +174,22 @@ test.serial('credential stuffing: many addresses failing on one account slow it 
   const owner = await call(proxied.url, 'POST', '/auth/login', { json: { email, password }, headers: { 'x-forwarded-for': uniqueIp() } });
   t.is(owner.status, 200);
   t.is(await db.oneOrNone("SELECT 1 FROM login_account_failures WHERE scope = 'user' AND account_id = $1", [id]), null, 'a success clears the account\'s failures');
+});
+
+test.serial('credential stuffing: past the free failures, the owner\'s right password waits out the account\'s delay before the 200', async (t) => {
+  const { email, password } = await verifiedUser(proxied);
+  // One more failure than is free, each from its own address, one after another (the last already waits).
+  for (let i = 0; i <= ACCOUNT_FREE_FAILURES; i++) {
+    const wrong = await call(proxied.url, 'POST', '/auth/login', { json: { email, password: 'guess-guess' }, headers: { 'x-forwarded-for': uniqueIp() } });
+    t.is(wrong.status, 401);
+  }
+  const delay = accountDelayFor(ACCOUNT_FREE_FAILURES + 1);
+  t.true(delay > 0);
+  const started = performance.now();
+  const owner = await call(proxied.url, 'POST', '/auth/login', { json: { email, password }, headers: { 'x-forwarded-for': uniqueIp() } });
+  t.is(owner.status, 200);
+  // The service's clock stands still here, so the whole delay is still to run: a lower bound, never flaky.
+  t.true(performance.now() - started >= delay - 5, `answered after ${(performance.now() - started).toFixed(0)} ms, the delay is ${delay} ms`);
 });
 
 // ---- registration --------------------------------------------------------------------------------

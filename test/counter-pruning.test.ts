@@ -4,7 +4,7 @@
 import test from 'ava';
 import { connectDatabase } from '../shared/db/database.ts';
 import { migrate } from '../shared/db/migrate.ts';
-import { countAccountFailure, LOCKOUT_FAILURES, LOCKOUT_WINDOW_MS, lockRemainingMs, takeFailureSlot } from '../shared/db/repositories/login-attempts.ts';
+import { LOCKOUT_FAILURES, LOCKOUT_WINDOW_MS, lockRemainingMs, recordFailure, takeFailureSlot } from '../shared/db/repositories/login-attempts.ts';
 import { REGISTRATION_WINDOW_MS, takeRegistration } from '../shared/db/repositories/registrations.ts';
 import { createLogger } from '../shared/logger.ts';
 import { pruneExpiredCounters, startCounterPruning } from '../workers/actors/counter-pruning.ts';
@@ -37,11 +37,11 @@ test('expired login failures and registration windows are deleted; counters insi
   for (let i = 0; i < 50; i++) {
     await takeFailureSlot(db, 'user', `198.51.100.${i}`, ago(LOCKOUT_WINDOW_MS + 60_000));
     await takeRegistration(db, `203.0.113.${i}`, ago(REGISTRATION_WINDOW_MS + 60_000), 20);
-    await countAccountFailure(db, 'user', 1000 + i, ago(LOCKOUT_WINDOW_MS + 60_000));
+    await recordFailure(db, 'user', `198.51.100.${i}`, 1000 + i, ago(LOCKOUT_WINDOW_MS + 60_000));
   }
   for (let i = 0; i < LOCKOUT_FAILURES; i++) await takeFailureSlot(db, 'user', '192.0.2.7', ago(60_000));
   await takeRegistration(db, '192.0.2.7', ago(60_000), 20);
-  await countAccountFailure(db, 'user', 7, ago(60_000));
+  await recordFailure(db, 'user', '192.0.2.7', 7, ago(60_000));
   t.deepEqual(await rows(db), { attempts: 51, failures: 51, registrations: 51 });
 
   t.deepEqual(await pruneExpiredCounters(db, now), { loginAttempts: 50, accountFailures: 50, registrationWindows: 50 });

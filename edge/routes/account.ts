@@ -4,7 +4,6 @@ import { ErrorResponse, SuccessMessageResponse, SuccessResponse } from '../../sc
 import { LoginBody, LoginResponse, MAX_PASSWORD_BYTES, MeResponse, RefreshResponse, RegisterBody } from '../../schemas/auth.ts';
 import { compile } from '../../schemas/validate.ts';
 import { pgErrorCode } from '../../shared/db/database.ts';
-import { lockRemainingMs } from '../../shared/db/repositories/login-attempts.ts';
 import { takeRegistration } from '../../shared/db/repositories/registrations.ts';
 import { randomNickname } from '../../shared/db/repositories/nicknames.ts';
 import {
@@ -15,13 +14,15 @@ import {
   insertUser,
   markVerified,
   toPublicUser,
+  userByEmail,
+  type UserRow,
 } from '../../shared/db/repositories/users.ts';
 import { badRequest, conflict, forbidden, HttpError, unauthorized } from '../../shared/errors.ts';
 import type { Services } from '../../shared/services.ts';
 import { bearerToken } from '../bearer.ts';
 import { reply, type Context } from '../context.ts';
 import type { Route } from '../router.ts';
-import { checkPassword, lockedError } from './login-lockout.ts';
+import { checkPassword, readLoginBody } from './login-lockout.ts';
 import { DEFAULT_PROFILE_PICTURES, defaultPictureKey } from '../../shared/storage/default-pictures.ts';
 
 const VERIFY_LINK_LIFETIME_MS = 24 * 3600 * 1000;
@@ -110,19 +111,17 @@ export function accountRoutes(s: Services): Route[] {
   }
 
   async function login(ctx: Context) {
-    const bodyRead = ctx.json();
-    bodyRead.catch(() => undefined); // examined only if the IP is open
-    // Step 1: a locked IP is refused before the body is examined.
-    const remaining = await lockRemainingMs(s.db, 'user', ctx.ip, now());
-    if (remaining > 0) throw lockedError(remaining);
-    const body = asRecord(await bodyRead);
-    // Step 2: either field missing.
-    if (isBlank(body.email) || isBlank(body.password)) throw badRequest('이메일과 비밀번호를 모두 입력해 주세요.');
-    const { email, password } = loginBody.parse({ ...body, email: nfc(body.email), password: nfc(body.password) });
-    const user = await findUserByEmail(s.db, email);
+    // Step 1 (a locked IP gets 429 before anything else) is kept by readLoginBody and checkPassword.
+    const { email, password } = await readLoginBody(s, 'user', ctx.ip, async () => {
+      const body = asRecord(await ctx.json());
+      // Step 2: either field missing.
+      if (isBlank(body.email) || isBlank(body.password)) throw badRequest('이메일과 비밀번호를 모두 입력해 주세요.');
+      return loginBody.parse({ ...body, email: nfc(body.email), password: nfc(body.password) });
+    });
     // Steps 3 and 4: one failure slot of the address is taken before the comparison (atomic lockout).
-    const check = await checkPassword(s, 'user', ctx.ip, user ? { id: user.id, hash: user.password } : null, password);
-    if (!user || !check.matched) throw unauthorized('이메일 또는 비밀번호가 올바르지 않습니다.');
+    const check = await checkPassword<UserRow>(s, 'user', ctx.ip, userByEmail(email), (user) => user.password, password);
+    if (!check.matched) throw unauthorized('이메일 또는 비밀번호가 올바르지 않습니다.');
+    const user = check.account;
     if (!user.email_verified) {
       await check.release(); // step 5: not a counted failure
       throw forbidden('이메일 인증이 완료되지 않았습니다. 받은 편지함의 인증 링크를 확인해 주세요.');

@@ -3,14 +3,13 @@
 import { AdminLoginBody, AdminLoginResponse, AdminVerifyResponse } from '../../schemas/admin-auth.ts';
 import { ErrorResponse } from '../../schemas/common.ts';
 import { compile } from '../../schemas/validate.ts';
-import { findAdminById, findAdminByUsername } from '../../shared/db/repositories/admin-users.ts';
-import { lockRemainingMs } from '../../shared/db/repositories/login-attempts.ts';
+import { adminByUsername, findAdminById, type AdminUserRow } from '../../shared/db/repositories/admin-users.ts';
 import { badRequest, unauthorized } from '../../shared/errors.ts';
 import type { Services } from '../../shared/services.ts';
 import { bearerToken } from '../bearer.ts';
 import { reply, type Context } from '../context.ts';
 import type { Route } from '../router.ts';
-import { checkPassword, lockedError } from './login-lockout.ts';
+import { checkPassword, readLoginBody } from './login-lockout.ts';
 
 const loginBody = compile(AdminLoginBody);
 
@@ -49,18 +48,15 @@ export function adminAuthRoutes(s: Services): Route[] {
   const now = () => new Date(s.clock.now());
 
   async function login(ctx: Context) {
-    const bodyRead = ctx.json();
-    bodyRead.catch(() => undefined);
-    const remaining = await lockRemainingMs(s.db, 'admin', ctx.ip, now());
-    if (remaining > 0) throw lockedError(remaining);
-    const body = await bodyRead;
-    if (typeof body !== 'object' || body === null || Array.isArray(body)) throw badRequest('아이디와 비밀번호를 입력해 주세요.');
-    const { username, password } = loginBody.parse(body);
-    const admin = await findAdminByUsername(s.db, username);
-    const check = await checkPassword(s, 'admin', ctx.ip, admin ? { id: admin.id, hash: admin.password_hash } : null, password.normalize('NFC'));
-    if (!admin || !check.matched) throw unauthorized('아이디 또는 비밀번호가 올바르지 않습니다.');
+    const { username, password } = await readLoginBody(s, 'admin', ctx.ip, async () => {
+      const body = await ctx.json();
+      if (typeof body !== 'object' || body === null || Array.isArray(body)) throw badRequest('아이디와 비밀번호를 입력해 주세요.');
+      return loginBody.parse(body);
+    });
+    const check = await checkPassword<AdminUserRow>(s, 'admin', ctx.ip, adminByUsername(username), (admin) => admin.password_hash, password.normalize('NFC'));
+    if (!check.matched) throw unauthorized('아이디 또는 비밀번호가 올바르지 않습니다.');
     await check.succeed();
-    const user = { id: admin.id, username: admin.username };
+    const user = { id: check.account.id, username: check.account.username };
     return reply({ token: s.tokens.signAdmin(user), user });
   }
 

@@ -7,8 +7,8 @@ export interface AdminUserRow {
   password_hash: string;
 }
 
-export const findAdminByUsername = (db: Queryable, username: string) =>
-  db.oneOrNone<AdminUserRow>('SELECT id, username, password_hash FROM admin_users WHERE username = $1', [username]);
+/** An administrator by username, as a statement for a login's first round trip (login-attempts.ts, openAttempt). */
+export const adminByUsername = (username: string) => ({ text: 'SELECT id, username, password_hash FROM admin_users WHERE username = $1', values: [username] });
 
 export const findAdminById = (db: Queryable, id: number) =>
   db.oneOrNone<AdminUserRow>('SELECT id, username, password_hash FROM admin_users WHERE id = $1', [id]);

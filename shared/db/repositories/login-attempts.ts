@@ -1,13 +1,14 @@
 // Failed-login counting per client IP (auth-service.md 2.6 and section 3), shared by every edge
 // replica through PostgreSQL. Each route has its own scope: /auth and /api/auth count separately.
 //
-// A failure slot is taken before the password is compared (takeFailureSlot): the count rises in the
+// A failure slot is taken before the password is compared (TAKE_SLOT): the count rises in the
 // same statement that checks it, so any number of parallel attempts from one address, on any number
 // of replicas, evaluate at most LOCKOUT_FAILURES passwords per window. An attempt that turns out not
 // to be a counted failure (success, 403, a comparison that never ran) gives its slot back.
 //
-// Beyond the address, failures per account slow that account down (accountDelayMs): a wait before
+// Beyond the address, failures per account slow that account down (openAttempt's delayMs): a wait before
 // the comparison, never a refusal, so an attacker cannot lock the owner out (README, "Abuse limits").
+import pgPromise from 'pg-promise';
 import type { Queryable } from '../database.ts';
 
 export const LOCKOUT_FAILURES = 5;
@@ -35,29 +36,89 @@ export async function lockRemainingMs(db: Queryable, scope: LoginScope, ip: stri
   return row.failure_count >= LOCKOUT_FAILURES ? unlockAt - now.getTime() : 0;
 }
 
-/**
- * Takes one failure slot for the IP, atomically: the count rises (a new window starts when the last
- * failure is older than the window) unless it already reached LOCKOUT_FAILURES. Returns 0 when a
- * slot was taken, else the milliseconds until the IP is open again.
- */
+// Takes one failure slot for the IP, atomically: the count rises (a new window starts when the last
+// failure is older than the window) unless it already reached LOCKOUT_FAILURES. A row when taken.
+const TAKE_SLOT = `INSERT INTO login_attempts AS a (scope, ip, failure_count, last_failure_at) VALUES ($1, $2, 1, $3)
+  ON CONFLICT (scope, ip) DO UPDATE SET
+    failure_count = CASE WHEN a.last_failure_at <= $3::timestamptz - $4 * interval '1 millisecond' THEN 1 ELSE a.failure_count + 1 END,
+    last_failure_at = $3
+  WHERE a.last_failure_at <= $3::timestamptz - $4 * interval '1 millisecond' OR a.failure_count < $5
+  RETURNING failure_count`;
+
+const takeSlotValues = (scope: LoginScope, ip: string, now: Date) => [scope, ip, now, LOCKOUT_WINDOW_MS, LOCKOUT_FAILURES];
+
+/** Milliseconds until a locked IP is open again; at least one second, in case the record expired since it refused. */
+const lockedFor = async (db: Queryable, scope: LoginScope, ip: string, now: Date) => Math.max(1000, await lockRemainingMs(db, scope, ip, now));
+
+/** Takes one failure slot for the IP (TAKE_SLOT). Returns 0 when taken, else the milliseconds until the IP is open again. */
 export async function takeFailureSlot(db: Queryable, scope: LoginScope, ip: string, now: Date): Promise<number> {
-  const taken = await db.oneOrNone<{ failure_count: number }>(
-    `INSERT INTO login_attempts AS a (scope, ip, failure_count, last_failure_at) VALUES ($1, $2, 1, $3)
-     ON CONFLICT (scope, ip) DO UPDATE SET
-       failure_count = CASE WHEN a.last_failure_at <= $3::timestamptz - $4 * interval '1 millisecond' THEN 1 ELSE a.failure_count + 1 END,
-       last_failure_at = $3
-     WHERE a.last_failure_at <= $3::timestamptz - $4 * interval '1 millisecond' OR a.failure_count < $5
-     RETURNING failure_count`,
-    [scope, ip, now, LOCKOUT_WINDOW_MS, LOCKOUT_FAILURES],
-  );
-  if (taken) return 0;
-  // Locked; at least one second, in case the record expired between the two statements.
-  return Math.max(1000, await lockRemainingMs(db, scope, ip, now));
+  const taken = await db.oneOrNone<{ failure_count: number }>(TAKE_SLOT, takeSlotValues(scope, ip, now));
+  return taken ? 0 : lockedFor(db, scope, ip, now);
 }
 
-/** The slot became a counted failure: its time is when the password was found wrong (the lock runs from there). */
-export async function confirmFailure(db: Queryable, scope: LoginScope, ip: string, now: Date): Promise<void> {
-  await db.none('UPDATE login_attempts SET last_failure_at = greatest(last_failure_at, $3) WHERE scope = $1 AND ip = $2', [scope, ip, now]);
+/** A statement that finds one account by its login name, among whose columns is `id`. */
+export interface AccountQuery {
+  text: string;
+  values: unknown[];
+}
+
+interface AccountFailureColumns {
+  account_failures: number | null;
+  account_last_failure: Date | null;
+}
+
+export interface OpenedAttempt<A> {
+  /** Milliseconds until the address may try again; 0 when its slot was taken. */
+  lockedMs: number;
+  /** The account, or null when none has that name (or the address is locked). */
+  account: A | null;
+  /** The wait before this account's comparison: its failures' delay counted from its last failure. */
+  delayMs: number;
+}
+
+/**
+ * What comes before a password comparison, in one round trip: the address's failure slot is taken
+ * (TAKE_SLOT) and the account is found with its own failure record. Both run in one implicit
+ * transaction; the lookup is wasted when the address turns out locked.
+ */
+export async function openAttempt<A extends { id: number }>(
+  db: Queryable,
+  scope: LoginScope,
+  ip: string,
+  now: Date,
+  account: AccountQuery,
+): Promise<OpenedAttempt<A>> {
+  // Each part formatted on its own: the values of one are never read as placeholders of the other.
+  const lookup = pgPromise.as.format(
+    `SELECT a.*, f.failure_count AS account_failures, f.last_failure_at AS account_last_failure
+     FROM ($2:raw) a LEFT JOIN login_account_failures f ON f.scope = $1 AND f.account_id = a.id`,
+    [scope, pgPromise.as.format(account.text, account.values)],
+  );
+  const [taken = [], found = []] = await db.multi<A & AccountFailureColumns>(`${pgPromise.as.format(TAKE_SLOT, takeSlotValues(scope, ip, now))};\n${lookup}`);
+  if (taken.length === 0) return { lockedMs: await lockedFor(db, scope, ip, now), account: null, delayMs: 0 };
+  const row = found[0];
+  if (!row) return { lockedMs: 0, account: null, delayMs: 0 };
+  const { account_failures: failures, account_last_failure: last, ...rest } = row;
+  const delayMs = failures === null || last === null ? 0 : accountDelayAt(failures, last, now);
+  return { lockedMs: 0, account: rest as unknown as A, delayMs };
+}
+
+/**
+ * A counted failure: the slot's time becomes the moment the password was found wrong (the lock runs
+ * from there), and the account's own count rises (a new window when its last failure is older).
+ */
+export async function recordFailure(db: Queryable, scope: LoginScope, ip: string, accountId: number | null, now: Date): Promise<void> {
+  await db.none(
+    `WITH address AS (
+       UPDATE login_attempts SET last_failure_at = greatest(last_failure_at, $3) WHERE scope = $1 AND ip = $2
+     )
+     INSERT INTO login_account_failures AS f (scope, account_id, failure_count, last_failure_at)
+     SELECT $1, $4, 1, $3 WHERE $4::integer IS NOT NULL
+     ON CONFLICT (scope, account_id) DO UPDATE SET
+       failure_count = CASE WHEN f.last_failure_at <= $3::timestamptz - $5 * interval '1 millisecond' THEN 1 ELSE f.failure_count + 1 END,
+       last_failure_at = $3`,
+    [scope, ip, now, accountId, LOCKOUT_WINDOW_MS],
+  );
 }
 
 /** Gives a slot back: the attempt was not a counted failure (403, or the comparison never ran). */
@@ -69,8 +130,13 @@ export async function releaseFailureSlot(db: Queryable, scope: LoginScope, ip: s
   );
 }
 
-export async function clearFailures(db: Queryable, scope: LoginScope, ip: string): Promise<void> {
-  await db.none('DELETE FROM login_attempts WHERE scope = $1 AND ip = $2', [scope, ip]);
+/** A successful login: the address's failures and the account's are cleared, in one statement. */
+export async function clearFailures(db: Queryable, scope: LoginScope, ip: string, accountId: number): Promise<void> {
+  await db.none(
+    `WITH address AS (DELETE FROM login_attempts WHERE scope = $1 AND ip = $2)
+     DELETE FROM login_account_failures WHERE scope = $1 AND account_id = $3`,
+    [scope, ip, accountId],
+  );
 }
 
 /** The wait before comparing a password of an account with `failures` recent failures. */
@@ -80,27 +146,8 @@ export function accountDelayFor(failures: number): number {
 }
 
 /** Milliseconds still to wait before this account's next comparison: its delay counted from its last failure. */
-export async function accountDelayMs(db: Queryable, scope: LoginScope, accountId: number, now: Date): Promise<number> {
-  const row = await db.oneOrNone<{ failure_count: number; last_failure_at: Date }>(
-    'SELECT failure_count, last_failure_at FROM login_account_failures WHERE scope = $1 AND account_id = $2',
-    [scope, accountId],
-  );
-  if (!row) return 0;
-  const since = now.getTime() - row.last_failure_at.getTime();
+function accountDelayAt(failures: number, lastFailure: Date, now: Date): number {
+  const since = now.getTime() - lastFailure.getTime();
   if (since >= LOCKOUT_WINDOW_MS) return 0;
-  return Math.max(0, accountDelayFor(row.failure_count) - since);
-}
-
-export async function countAccountFailure(db: Queryable, scope: LoginScope, accountId: number, now: Date): Promise<void> {
-  await db.none(
-    `INSERT INTO login_account_failures AS f (scope, account_id, failure_count, last_failure_at) VALUES ($1, $2, 1, $3)
-     ON CONFLICT (scope, account_id) DO UPDATE SET
-       failure_count = CASE WHEN f.last_failure_at <= $3::timestamptz - $4 * interval '1 millisecond' THEN 1 ELSE f.failure_count + 1 END,
-       last_failure_at = $3`,
-    [scope, accountId, now, LOCKOUT_WINDOW_MS],
-  );
-}
-
-export async function clearAccountFailures(db: Queryable, scope: LoginScope, accountId: number): Promise<void> {
-  await db.none('DELETE FROM login_account_failures WHERE scope = $1 AND account_id = $2', [scope, accountId]);
+  return Math.max(0, accountDelayFor(failures) - since);
 }

@@ -53,8 +53,12 @@ export function insertUser(db: Queryable, user: NewUser): Promise<UserRow | null
   );
 }
 
-export const findUserByEmail = (db: Queryable, email: string) =>
-  db.oneOrNone<UserRow>(`SELECT ${COLUMNS} FROM users WHERE lower(email) = lower($1)`, [email]);
+const BY_EMAIL = `SELECT ${COLUMNS} FROM users WHERE lower(email) = lower($1)`;
+
+export const findUserByEmail = (db: Queryable, email: string) => db.oneOrNone<UserRow>(BY_EMAIL, [email]);
+
+/** findUserByEmail as a statement, for a login's first round trip (login-attempts.ts, openAttempt). */
+export const userByEmail = (email: string) => ({ text: BY_EMAIL, values: [email] });
 
 export const findUserById = (db: Queryable, id: number) => db.oneOrNone<UserRow>(`SELECT ${COLUMNS} FROM users WHERE id = $1`, [id]);
 
