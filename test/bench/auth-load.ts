@@ -3,8 +3,9 @@
 // Plain node:http with keep-alive agents: no dependency, little CPU per request.
 // Loaded through tsx's CommonJS hook (see auth.bench.ts): no top-level await, no import.meta.
 import { Agent, request } from 'node:http';
-import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
+import { performance } from 'node:perf_hooks';
 import { parentPort, workerData } from 'node:worker_threads';
+import { loopDelay } from './loop-delay.ts';
 
 export interface LoadPlan {
   url: string;
@@ -69,13 +70,13 @@ const bump = (counts: Record<string, number>, key: number | string) => void (cou
 
 async function run(plan: LoadPlan): Promise<void> {
   // The generator's own event-loop delay per phase: a starved client inflates the latencies it measures.
-  const loop = monitorEventLoopDelay({ resolution: 1 });
+  const loop = loopDelay();
   loop.enable();
   const generatorLoop: Record<string, { p99: number; max: number }> = {};
   let phase: string | null = null;
   const post = (message: LoadMessage) => {
     if (message.type === 'phase') {
-      if (phase) generatorLoop[phase] = { p99: loop.percentile(99) / 1e6, max: loop.max / 1e6 };
+      if (phase) generatorLoop[phase] = { p99: loop.percentile(99), max: loop.max() };
       loop.reset();
       phase = message.name;
     }

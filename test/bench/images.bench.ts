@@ -4,12 +4,12 @@
 // threads; (c) the project's pool (workers/image-pool.ts). Each makes the same three variants:
 // original kept, medium WebP 800 px, thumb WebP 400 px. Also the main thread's event-loop delay p99.
 import { createRequire } from 'node:module';
-import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import os from 'node:os';
 import { isMainThread, parentPort, Worker } from 'node:worker_threads';
 import sharp from 'sharp';
 import { createImagePool } from '../../workers/image-pool.ts';
+import { loopDelay } from './loop-delay.ts';
 
 const IMAGES = 20;
 const WIDTH = 2000;
@@ -86,15 +86,15 @@ interface Delay {
   max: number;
 }
 
-/** Runs `work` while sampling the main thread's event-loop delay (1 ms timer; idle reads about 1 ms). */
+/** Runs `work` while sampling the main thread's event-loop delay (loop-delay.ts). */
 async function watched<T>(into: Delay[], work: () => Promise<T>): Promise<T> {
-  const histogram = monitorEventLoopDelay({ resolution: 1 });
+  const histogram = loopDelay();
   histogram.enable();
   try {
     return await work();
   } finally {
     histogram.disable();
-    into.push({ p99: histogram.percentile(99) / 1e6, max: histogram.max / 1e6 });
+    into.push({ p99: histogram.percentile(99), max: histogram.max() });
   }
 }
 

@@ -6,10 +6,10 @@
 // roles in one process (`npm start`) and the edge role alone (ROLE=edge, the edge pods of k8s/).
 // Run: node --import tsx test/bench/uploads.bench.ts
 import { availableParallelism } from 'node:os';
-import { monitorEventLoopDelay } from 'node:perf_hooks';
 import sharp from 'sharp';
 import { createImagePool } from '../../workers/image-pool.ts';
 import { adminToken, startTestService } from '../helpers/service.ts';
+import { loopDelay } from './loop-delay.ts';
 
 const POSTERS = 40;
 const PER_EVENT = 2;
@@ -84,7 +84,7 @@ await upload(edgeOnly.url, 0);
 // rounds counts their whole time as one delay).
 const delays = new Map<string, { p50: number; p99: number; max: number }[]>([[service.url, []], [edgeOnly.url, []]]);
 const uploadRound = async (base: string, round: number) => {
-  const delay = monitorEventLoopDelay({ resolution: 1 });
+  const delay = loopDelay();
   delay.enable();
   const started = performance.now();
   let event = round * EVENTS + 1;
@@ -94,7 +94,7 @@ const uploadRound = async (base: string, round: number) => {
   }));
   const seconds = (performance.now() - started) / 1000;
   delay.disable();
-  delays.get(base)!.push({ p50: delay.percentile(50), p99: delay.percentile(99), max: delay.max });
+  delays.get(base)!.push({ p50: delay.percentile(50), p99: delay.percentile(99), max: delay.max() });
   return seconds;
 };
 // The three sides take turns, each round starting one further along.
@@ -117,7 +117,7 @@ await service.stop();
 await edgeOnly.stop();
 const [rawRate, uploadRate, edgeOnlyRate] = seconds.map((total) => (ROUNDS * POSTERS) / total) as [number, number, number];
 
-const ms = (ns: number) => `${(ns / 1e6).toFixed(1)} ms`;
+const ms = (value: number) => `${value.toFixed(1)} ms`;
 console.log(`\nraw sharp (${availableParallelism()} threads, three variants): ${rawRate.toFixed(1)} posters/s`);
 console.log(`uploads through the edge (${PER_EVENT} posters an event, ${IN_FLIGHT} events in flight, multipart + pool + storage + PostgreSQL), all roles in one process: ${uploadRate.toFixed(1)} posters/s`);
 console.log(`ratio: ${(uploadRate / rawRate).toFixed(2)} (aim 0.85) over ${ROUNDS} rounds of ${POSTERS} posters a side, the sides taking turns; each round: ${roundRatios[0]!.join(', ')}`);
