@@ -12,6 +12,13 @@ export const BCRYPT_COST = 10;
 export const BCRYPT_PER_ADDRESS = 2;
 /** Waiting tasks, all addresses together, before 503: about 15 s of work at cost 10 on two cores. */
 export const BCRYPT_MAX_QUEUED = 512;
+/**
+ * Tasks each bcrypt thread holds: the one it runs and the next. With one, a thread that finishes
+ * idles until the event loop has taken its answer and handed it another task (a wait that grows
+ * with the loop's own work); with the next already in its port, it starts at once. Admission
+ * still chooses every task, one task earlier.
+ */
+export const TASKS_PER_THREAD = 2;
 /** The key of work no client asked for (the administrator from ADMIN_PASSWORD at start). */
 export const INTERNAL_KEY = 'internal';
 
@@ -35,11 +42,12 @@ export function createPasswordHasher(
   const pool = createWorkerPool<BcryptTask, string | boolean>('bcrypt', new URL('./bcrypt.worker.ts', import.meta.url), logger, {
     threads,
     lazy: options.lazy,
-    // Admission hands the pool at most one task per thread; its own queue stays (nearly) empty.
+    tasksPerThread: TASKS_PER_THREAD,
+    // Admission hands the pool at most TASKS_PER_THREAD tasks per thread; its own queue stays (nearly) empty.
     maxQueue: threads * 4,
   });
   const admission = new FairAdmission({
-    concurrency: threads,
+    concurrency: threads * TASKS_PER_THREAD,
     perKey: options.perAddress ?? BCRYPT_PER_ADDRESS,
     maxQueued: options.maxQueued ?? BCRYPT_MAX_QUEUED,
   });

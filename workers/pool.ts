@@ -30,6 +30,8 @@ export function createWorkerPool<TTask, TResult>(
     lazy?: boolean;
     /** Threads kept alive while idle (default: all of them, or none when lazy). */
     minThreads?: number;
+    /** Tasks handed to one thread at once (piscina's concurrentTasksPerWorker; default 1). */
+    tasksPerThread?: number;
   } = {},
 ): WorkerPool<TTask, TResult> {
   const threads = Math.max(1, options.threads ?? availableParallelism());
@@ -42,6 +44,7 @@ export function createWorkerPool<TTask, TResult>(
     // Bounded so that the last task in line still finishes within a client's patience.
     maxQueue: options.maxQueue ?? threads * 64,
     idleTimeout: 60_000,
+    concurrentTasksPerWorker: options.tasksPerThread ?? 1,
     workerData: options.workerData,
   });
   piscina.on('error', (error: unknown) => logger.error({ err: error, pool: name }, 'worker pool error'));

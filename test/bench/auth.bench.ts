@@ -372,7 +372,10 @@ async function main(): Promise<void> {
       const refused = Object.entries(roundResult.login.statuses).filter(([status]) => status !== '200');
       console.log(`    round ${round + 1}: bcrypt ${rate.toFixed(2)}/s per thread, limit ${(rate * cores).toFixed(2)}/s; logins ${logins.toFixed(2)}/s: ratio ${(logins / (rate * cores)).toFixed(3)}${refused.length ? `; not 200: ${refused.map(([st, n]) => `${st}×${n}`).join(' ')}` : ''}`);
     }
-    const roundRatio = [...roundRatios].sort((a, b) => a - b)[Math.floor(roundRatios.length / 2)]!;
+    const sortedRatios = [...roundRatios].sort((a, b) => a - b);
+    const middle = sortedRatios.length / 2;
+    // An even count: the mean of the two middle rounds.
+    const roundRatio = Number.isInteger(middle) ? (sortedRatios[middle - 1]! + sortedRatios[middle]!) / 2 : sortedRatios[Math.floor(middle)]!;
 
     console.log('\n[6] results');
     const gen = result.generatorLoop;
