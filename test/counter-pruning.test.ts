@@ -4,7 +4,8 @@
 import test from 'ava';
 import { connectDatabase } from '../shared/db/database.ts';
 import { migrate } from '../shared/db/migrate.ts';
-import { LOCKOUT_FAILURES, LOCKOUT_WINDOW_MS, lockRemainingMs, recordFailure, takeFailureSlot } from '../shared/db/repositories/login-attempts.ts';
+import { LOCKOUT_FAILURES, LOCKOUT_WINDOW_MS, lockRemainingMs, openAttempt, recordFailure, type LoginScope } from '../shared/db/repositories/login-attempts.ts';
+import { userByEmail } from '../shared/db/repositories/users.ts';
 import { REGISTRATION_WINDOW_MS, takeRegistration } from '../shared/db/repositories/registrations.ts';
 import { createLogger } from '../shared/logger.ts';
 import { pruneExpiredCounters, startCounterPruning } from '../workers/actors/counter-pruning.ts';
@@ -22,6 +23,10 @@ async function database(t: import('ava').ExecutionContext) {
   });
   return db;
 }
+
+/** A login's first round trip for an unknown account: takes the address's slot; the milliseconds it stays locked, else 0. */
+const takeFailureSlot = async (db: Awaited<ReturnType<typeof database>>, scope: LoginScope, ip: string, now: Date) =>
+  (await openAttempt(db, scope, ip, now, userByEmail('nobody@example.com'))).lockedMs;
 
 const rows = async (db: Awaited<ReturnType<typeof database>>) =>
   db.one<{ attempts: number; failures: number; registrations: number }>(

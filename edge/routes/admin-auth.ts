@@ -45,8 +45,6 @@ export function requireExistingAdmin(s: Services, routes: Route[]): Route[] {
 }
 
 export function adminAuthRoutes(s: Services): Route[] {
-  const now = () => new Date(s.clock.now());
-
   async function login(ctx: Context) {
     const { username, password } = await readLoginBody(s, 'admin', ctx.ip, async () => {
       const body = await ctx.json();

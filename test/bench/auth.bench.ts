@@ -23,6 +23,7 @@ import { Worker } from 'node:worker_threads';
 import { call, startTestService, type TestService } from '../helpers/service.ts';
 import type { LoadMessage, LoadPlan, LoginCounts, MeSamples } from './auth-load.ts';
 import { loopDelay } from './loop-delay.ts';
+import { median } from './stats.ts';
 
 const BCRYPT_MEASURE_MS = 3_000;
 const USERS = 20;
@@ -372,10 +373,7 @@ async function main(): Promise<void> {
       const refused = Object.entries(roundResult.login.statuses).filter(([status]) => status !== '200');
       console.log(`    round ${round + 1}: bcrypt ${rate.toFixed(2)}/s per thread, limit ${(rate * cores).toFixed(2)}/s; logins ${logins.toFixed(2)}/s: ratio ${(logins / (rate * cores)).toFixed(3)}${refused.length ? `; not 200: ${refused.map(([st, n]) => `${st}×${n}`).join(' ')}` : ''}`);
     }
-    const sortedRatios = [...roundRatios].sort((a, b) => a - b);
-    const middle = sortedRatios.length / 2;
-    // An even count: the mean of the two middle rounds.
-    const roundRatio = Number.isInteger(middle) ? (sortedRatios[middle - 1]! + sortedRatios[middle]!) / 2 : sortedRatios[Math.floor(middle)]!;
+    const roundRatio = median(roundRatios);
 
     console.log('\n[6] results');
     const gen = result.generatorLoop;

@@ -13,6 +13,7 @@ import { promisify } from 'node:util';
 import Fastify from 'fastify';
 import uWS from 'uWebSockets.js';
 import { freePort } from '../../shared/db/embedded-postgres.ts';
+import { median } from './stats.ts';
 
 const run = promisify(execFile);
 const CONNECTIONS = 100;
@@ -85,12 +86,6 @@ const best = (rounds: Load[][]) => rounds[0]!.map((_, i) => rounds.map((results)
 
 /** Target a's rate over target b's in each round, the pair measured back to back. */
 const ratios = (rounds: Load[][], a: number, b: number) => rounds.map((results) => results[a]!.requests / results[b]!.requests);
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((x, y) => x - y);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
-}
 
 function get(url: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }> {
   return new Promise((resolve, reject) => {

@@ -10,6 +10,7 @@ import { isMainThread, parentPort, Worker } from 'node:worker_threads';
 import sharp from 'sharp';
 import { createImagePool } from '../../workers/image-pool.ts';
 import { loopDelay } from './loop-delay.ts';
+import { median } from './stats.ts';
 
 const IMAGES = 20;
 const WIDTH = 2000;
@@ -74,11 +75,6 @@ async function photos(): Promise<Uint8Array[]> {
         .toBuffer(),
     )),
   );
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)]!;
 }
 
 interface Delay {

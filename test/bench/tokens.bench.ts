@@ -9,6 +9,7 @@ import { performance } from 'node:perf_hooks';
 import jwt from 'jsonwebtoken';
 import { systemClock } from '../../shared/clock.ts';
 import { Tokens } from '../../shared/tokens.ts';
+import { median } from './stats.ts';
 
 const CALLS = 2_000;
 const ROUNDS = 5;
@@ -48,7 +49,6 @@ for (let round = 0; round < ROUNDS; round++) {
   }
 }
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 const ours = results.get('Tokens (key object)')!;
 console.log(`tokens benchmark: ${CALLS} calls × ${ROUNDS} rounds a side, Node ${process.version}, median µs per call`);
 console.log(`${'side'.padEnd(30)} ${'verify'.padStart(9)} ${'sign'.padStart(9)}   verify ÷ Tokens`);

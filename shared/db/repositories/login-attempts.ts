@@ -45,17 +45,6 @@ const TAKE_SLOT = `INSERT INTO login_attempts AS a (scope, ip, failure_count, la
   WHERE a.last_failure_at <= $3::timestamptz - $4 * interval '1 millisecond' OR a.failure_count < $5
   RETURNING failure_count`;
 
-const takeSlotValues = (scope: LoginScope, ip: string, now: Date) => [scope, ip, now, LOCKOUT_WINDOW_MS, LOCKOUT_FAILURES];
-
-/** Milliseconds until a locked IP is open again; at least one second, in case the record expired since it refused. */
-const lockedFor = async (db: Queryable, scope: LoginScope, ip: string, now: Date) => Math.max(1000, await lockRemainingMs(db, scope, ip, now));
-
-/** Takes one failure slot for the IP (TAKE_SLOT). Returns 0 when taken, else the milliseconds until the IP is open again. */
-export async function takeFailureSlot(db: Queryable, scope: LoginScope, ip: string, now: Date): Promise<number> {
-  const taken = await db.oneOrNone<{ failure_count: number }>(TAKE_SLOT, takeSlotValues(scope, ip, now));
-  return taken ? 0 : lockedFor(db, scope, ip, now);
-}
-
 /** A statement that finds one account by its login name, among whose columns is `id`. */
 export interface AccountQuery {
   text: string;
@@ -94,8 +83,10 @@ export async function openAttempt<A extends { id: number }>(
      FROM ($2:raw) a LEFT JOIN login_account_failures f ON f.scope = $1 AND f.account_id = a.id`,
     [scope, pgPromise.as.format(account.text, account.values)],
   );
-  const [taken = [], found = []] = await db.multi<A & AccountFailureColumns>(`${pgPromise.as.format(TAKE_SLOT, takeSlotValues(scope, ip, now))};\n${lookup}`);
-  if (taken.length === 0) return { lockedMs: await lockedFor(db, scope, ip, now), account: null, delayMs: 0 };
+  const slot = pgPromise.as.format(TAKE_SLOT, [scope, ip, now, LOCKOUT_WINDOW_MS, LOCKOUT_FAILURES]);
+  const [taken = [], found = []] = await db.multi<A & AccountFailureColumns>(`${slot};\n${lookup}`);
+  // Locked; at least one second, in case the record expired between the two statements.
+  if (taken.length === 0) return { lockedMs: Math.max(1000, await lockRemainingMs(db, scope, ip, now)), account: null, delayMs: 0 };
   const row = found[0];
   if (!row) return { lockedMs: 0, account: null, delayMs: 0 };
   const { account_failures: failures, account_last_failure: last, ...rest } = row;
