@@ -43,7 +43,10 @@ RUN mkdir -p /app/data && chown app:app /app/data
 USER 10001:10001
 EXPOSE 3000
 ENTRYPOINT ["/usr/bin/tini", "--"]
-CMD ["node", "--import", "tsx", "shared/main.ts"]
+# As `npm start` (package.json), V8 option included: --initial-old-space-size=128 keeps the old
+# generation's limit at 128 MB or more, so the upload bodies' buffers (external memory, which V8
+# counts against that limit) no longer start a full collection every half second (README, "Memory").
+CMD ["node", "--initial-old-space-size=128", "--import", "tsx", "shared/main.ts"]
 
 # bots: the microblog mirror is read in headless Chromium (puppeteer-core never downloads a browser);
 # Nanum fonts so Korean text renders. The code passes --no-sandbox (no user namespaces in the pod).

@@ -16,6 +16,7 @@ import { parseAllDocuments } from 'yaml';
 import { ConfigError, loadConfig } from '../shared/config.ts';
 import { contractsDir, loadCrds } from './helpers/crds.ts';
 import { findKustomize, type KustomizeTool } from './helpers/kustomize.ts';
+import { START_ARGS } from './helpers/process.ts';
 import { TOPIC_TABLE, TOPICS, topicSpec } from '../shared/bus/topics.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -925,7 +926,7 @@ test('Dockerfile: multi-stage, production dependencies, non-root, tini, Chromium
     t.regex(entry, /tini|dumb-init/, `${target}: an init as PID 1`);
     t.true(own.some((s) => s.op === 'RUN' && /apt-get install .*\b(tini|dumb-init)\b/.test(s.args)), `${target}: installs the init`);
     const cmd = own.filter((s) => s.op === 'CMD').at(-1)?.args ?? '';
-    t.deepEqual(JSON.parse(cmd), ['node', '--import', 'tsx', 'shared/main.ts'], `${target}: starts like npm start`);
+    t.deepEqual(JSON.parse(cmd), ['node', ...START_ARGS], `${target}: starts like npm start`);
   }
   // Every COPY source exists and survives .dockerignore; --from names a stage.
   for (const copy of steps.filter((s) => s.op === 'COPY')) {

@@ -13,6 +13,7 @@ import { promisify } from 'node:util';
 import Fastify from 'fastify';
 import uWS from 'uWebSockets.js';
 import { freePort } from '../../shared/db/embedded-postgres.ts';
+import { START_ARGS } from '../helpers/process.ts';
 import { median } from './stats.ts';
 
 const run = promisify(execFile);
@@ -103,7 +104,7 @@ const port = await freePort();
 const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: 'warn', METRICS_PORT: '0' };
 delete env.DATABASE_URL;
 await run(process.execPath, ['--import', 'tsx', 'shared/db/demo-seed.ts'], { env });
-const server = spawn(process.execPath, ['--import', 'tsx', 'shared/main.ts'], { env, stdio: ['ignore', 'ignore', 'inherit'] });
+const server = spawn(process.execPath, START_ARGS, { env, stdio: ['ignore', 'ignore', 'inherit'] });
 const base = `http://127.0.0.1:${port}`;
 for (let i = 0; ; i++) {
   if (await get(`${base}/readyz`).then((r) => r.status === 200, () => false)) break;

@@ -1,12 +1,24 @@
-// The real process (`node --import tsx shared/main.ts`) on the embedded default: no DATABASE_URL,
-// PostgreSQL started from the npm binaries under a DATA_DIR of its own in a temp folder.
+// The real process (`npm start`) on the embedded default: no DATABASE_URL, PostgreSQL started from
+// the npm binaries under a DATA_DIR of its own in a temp folder.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { chmod, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { alive, freePort } from '../../shared/db/embedded-postgres.ts';
 
 export const ADMIN = { username: 'admin', password: 'admin-password-1' };
+
+/**
+ * Node's arguments in `npm start` (package.json), which the Dockerfile's CMD repeats: tests and
+ * benchmarks start the service exactly as a user and the container do, V8 heap options included.
+ */
+export const START_ARGS: readonly string[] = (() => {
+  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { scripts: { start: string } };
+  const [command, ...args] = pkg.scripts.start.split(/\s+/);
+  if (command !== 'node') throw new Error(`npm start runs ${command}, not node`);
+  return args;
+})();
 
 export interface ServiceProcess {
   child: ChildProcess;
@@ -59,7 +71,7 @@ export function signalAll(pids: number[], signal: NodeJS.Signals): void {
 }
 
 export function spawnService(env: Record<string, string>, options: { detached?: boolean } = {}) {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'shared/main.ts'], {
+  const child = spawn(process.execPath, START_ARGS, {
     // DATABASE_URL empty: the embedded default even when the run itself uses an outside cluster.
     env: { ...process.env, DATABASE_URL: '', JWT_SECRET: '', LOG_LEVEL: 'info', METRICS_PORT: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
