@@ -54,15 +54,22 @@ const pendingPartitions = preparedQuery(
 );
 const claimPartition = preparedQuery('bus-claim', 'SELECT pg_try_advisory_lock(hashtext($1), $2) AS locked');
 const releasePartition = preparedQuery('bus-release', 'SELECT pg_advisory_unlock(hashtext($1), $2)');
-const committedOffset = preparedQuery('bus-committed', 'SELECT committed FROM bus_offsets WHERE group_name = $1 AND topic = $2 AND partition = $3');
-const messagesAfter = preparedQuery(
-  'bus-messages-after',
-  'SELECT id, key, seq, value, published_at, headers FROM bus_messages WHERE topic = $1 AND partition = $2 AND seq > $3 ORDER BY seq LIMIT $4',
+// Read after the claim returned: the previous owner committed before it unlocked, so the
+// statement's snapshot holds its last offset (whichever connection runs it).
+const messagesAfterCommitted = preparedQuery(
+  'bus-messages-after-committed',
+  `SELECT id, key, seq, value, published_at, headers FROM bus_messages
+   WHERE topic = $2 AND partition = $3
+     AND seq > (SELECT committed FROM bus_offsets WHERE group_name = $1 AND topic = $2 AND partition = $3)
+   ORDER BY seq LIMIT $4`,
 );
 const commitOffset = preparedQuery(
   'bus-commit',
   'UPDATE bus_offsets SET committed = $4, updated_at = now() WHERE group_name = $1 AND topic = $2 AND partition = $3 AND committed < $4',
 );
+/** The last offset and the release in one round trip (simple protocol, two statements). */
+const COMMIT_AND_RELEASE =
+  'UPDATE bus_offsets SET committed = $4, updated_at = now() WHERE group_name = $1 AND topic = $2 AND partition = $3 AND committed < $4; SELECT pg_advisory_unlock(hashtext($5), $3)';
 
 /** FNV-1a over the key's UTF-8 bytes: stable across processes and releases, unlike hashtext(). */
 export function partitionFor(key: string, partitions = PARTITIONS): number {
@@ -304,6 +311,8 @@ class PostgresSubscription {
   private stopping: Promise<void> | null = null;
   /** The error of the coordinating loop's last round, null when it went through. */
   private lastFailure: string | null = null;
+  /** The last round found a partition with messages that it left for later (busy here, or no free slot). */
+  private deferred = false;
 
   constructor(
     private readonly bus: PostgresBus,
@@ -379,32 +388,50 @@ class PostgresSubscription {
         if (!this.session && this.working.size === 0) await this.openSession();
         const session = this.session;
         if (session && this.working.size < this.settings.concurrency) {
+          this.deferred = false;
           const pending = await this.db.any<Unit>(pendingPartitions(this.group, this.topics));
           shuffle(pending);
           for (const unit of pending) {
-            if (signal.aborted || this.working.size >= this.settings.concurrency) break;
+            if (signal.aborted) break;
             const name = unitName(unit);
             // Session locks stack within one session, so the slots of this subscription check locally.
-            if (this.working.has(name)) continue;
+            if (this.working.size >= this.settings.concurrency || this.working.has(name)) {
+              this.deferred = true;
+              continue;
+            }
             const { locked } = await session.run((c) =>
               c.one<{ locked: boolean }>(claimPartition(this.lockName(unit.topic), unit.partition)),
             );
             if (!locked) continue;
-            const work = this.work(session, unit)
+            // The worker leaves its last offset uncommitted (`last`): the release commits it in the same round trip.
+            let last: number | null = null;
+            let more = false;
+            const work = this.work(session, unit, (seq) => (last = seq))
+              .then((full) => {
+                more = full;
+              })
               .catch((error: unknown) => {
                 if (!signal.aborted) this.logger.error({ err: error, topic: unit.topic, partition: unit.partition }, 'bus partition worker failed');
               })
               .finally(async () => {
-                if (this.session === session)
+                if (this.session === session) {
+                  const lock = this.lockName(unit.topic);
+                  const offset = last;
                   await session
-                    .run((c) => c.one(releasePartition(this.lockName(unit.topic), unit.partition)))
-                    .catch(() => undefined);
+                    .run((c) => (offset === null ? c.one(releasePartition(lock, unit.partition)) : c.multi(COMMIT_AND_RELEASE, [this.group, unit.topic, unit.partition, offset, lock])))
+                    .catch((error: unknown) => {
+                      // Uncommitted, the offset is handled again by the next claim (at least once).
+                      if (offset !== null && !signal.aborted) this.logger.warn({ err: error, topic: unit.topic, partition: unit.partition }, 'bus offset commit at release failed');
+                    });
+                }
                 this.working.delete(name);
-                this.wakeup.notify();
+                // Look again when the batch was full, or when a round passed over work because of
+                // this one (its own partition while busy, or no free slot); a new message notifies anyway.
+                if (more || this.deferred) this.wakeup.notify();
               });
             this.working.set(name, work);
           }
-        }
+        } else if (session) this.deferred = true; // every slot busy: a release looks again
         this.lastFailure = null;
       } catch (error) {
         if (signal.aborted) break;
@@ -420,12 +447,15 @@ class PostgresSubscription {
     return `bus\u001f${this.group}\u001f${topic}`;
   }
 
-  /** Handles up to one batch of a claimed partition in offset order, committing after each message. */
-  private async work(session: Session, unit: Unit): Promise<void> {
+  /**
+   * Handles up to one batch of a claimed partition in offset order. Each offset is committed before
+   * the next message is handled; the batch's last one is passed to `handled` for the release to
+   * commit. True when the batch was full (the partition may hold more).
+   */
+  private async work(session: Session, unit: Unit, handled: (seq: number) => void): Promise<boolean> {
     const { signal } = this.abort;
-    // Read after the lock: the previous owner committed before it unlocked.
-    const { committed } = await session.run((c) => c.one<{ committed: number }>(committedOffset(this.group, unit.topic, unit.partition)));
-    const rows = await this.db.any<MessageRow>(messagesAfter(unit.topic, unit.partition, committed, BATCH));
+    // On a pool connection, beside the other partitions' workers: the session carries claims and commits.
+    const rows = await this.db.any<MessageRow>(messagesAfterCommitted(this.group, unit.topic, unit.partition, BATCH));
     const commit = (seq: number) =>
       // Through the lock holder's session: fails, and stops this worker, if the session (and lock) is gone.
       session.run((c) => c.none(commitOffset(this.group, unit.topic, unit.partition, seq)));
@@ -434,17 +464,20 @@ class PostgresSubscription {
       const batch = this.settings.batch;
       try {
         await (tracing ? inConsumerSpans(this.group, messages, () => batch(messages)) : batch(messages));
-        await commit(rows[rows.length - 1]!.seq);
-        return;
+        handled(rows[rows.length - 1]!.seq);
+        return rows.length === BATCH;
       } catch (error) {
         this.logger.warn({ err: error, topic: unit.topic, partition: unit.partition, messages: rows.length }, 'batch failed; handling its messages one by one');
       }
     }
+    let previous: number | null = null;
     for (const row of rows) {
-      if (signal.aborted) return; // the rest is redelivered to whoever claims the partition next
+      if (signal.aborted) break; // the rest is redelivered to whoever claims the partition next
+      if (previous !== null) await commit(previous);
+      previous = null;
       const message = this.toMessage(unit.topic, row);
       const result = await handleWithRetries(this.handler, message, this.settings, signal, this.logger, undefined, this.group);
-      if (result.outcome === 'aborted') return;
+      if (result.outcome === 'aborted') break;
       if (result.outcome === 'failed') {
         this.logger.error(
           { err: result.error, topic: unit.topic, key: row.key, messageId: message.id, attempts: this.settings.maxAttempts },
@@ -452,8 +485,10 @@ class PostgresSubscription {
         );
         await this.bus.sendToDlq({ ...message, attempt: this.settings.maxAttempts }, this.group, this.settings.maxAttempts, result.error);
       }
-      await commit(row.seq);
+      previous = row.seq;
     }
+    if (previous !== null) handled(previous);
+    return rows.length === BATCH && !signal.aborted;
   }
 
   private toMessage(topic: string, row: MessageRow): Omit<BusMessage, 'attempt'> {
