@@ -10,6 +10,7 @@ import { readFile } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import sharp from 'sharp';
 import { freePort } from '../../shared/db/embedded-postgres.ts';
+import { LOOP_MONITOR_PERIOD_MS } from '../../shared/metrics.ts';
 import { createImagePool } from '../../workers/image-pool.ts';
 import { createTestDatabase } from '../helpers/database.ts';
 import { ADMIN, START_ARGS } from '../helpers/process.ts';
@@ -74,8 +75,8 @@ const startService = async (env: Record<string, string>) => {
       const text = await fetch(`http://127.0.0.1:${metricsPort}/metrics`).then((r) => r.text());
       const match = /^nodejs_eventloop_lag_p99_seconds (\S+)/m.exec(text);
       if (!match) throw new Error('nodejs_eventloop_lag_p99_seconds is missing from /metrics');
-      // Sampled every 10 ms (eventLoopMonitoringPrecision); Node counts the period itself as delay.
-      return Math.max(0, Number(match[1]) * 1000 - 10);
+      // Sampled every LOOP_MONITOR_PERIOD_MS; Node counts the period itself as delay.
+      return Math.max(0, Number(match[1]) * 1000 - LOOP_MONITOR_PERIOD_MS);
     },
     /** Peak resident memory of the process (VmHWM), in MB. */
     peakRss: async () => Number(/VmHWM:\s+(\d+) kB/.exec(await readFile(`/proc/${running.child.pid}/status`, 'utf8'))![1]) / 1024,
