@@ -3,15 +3,17 @@
 //   node --import tsx test/bench/auth.bench.ts
 // 1. bcrypt.compareSync at cost 10 on the main thread for ~3 s, before the service starts:
 //    single-thread rate; limit = rate × os.availableParallelism().
-// 2. The real service in this process (test/helpers/service.ts: own database, real edge, real pools)
-//    and USERS verified users (register, then /auth/verify/<token> read from users.verify_token).
+// 2. The real service process, started with `npm start`'s command (test/helpers/process.ts START_ARGS,
+//    V8 options included; all roles, its own database) and USERS verified users (register, then
+//    /auth/verify/<token> read from users.verify_token).
 // 3. A load generator in a worker thread of this process (test/bench/auth-load.ts, node:http keep-alive):
 //    /auth/me at ME_RATE/s with the pool idle; then LOGIN_CONCURRENCY logins always in flight
 //    (warm-up, then a LOGIN_MS window counting 200s); then /auth/me at ME_RATE/s for MIXED_MS while
 //    the logins go on. The generator shares the cores with the service, its bcrypt threads and PostgreSQL.
-// Diagnostics, printed beside the targets: the same bcrypt loop in `cores` threads at once, the pool alone
-// (no HTTP/DB), both event loops' delay, the bcrypt queue depth, a user-by-id query timed on the service's
-// thread, and per-phase CPU from /proc (machine, this process, its PostgreSQL, other processes).
+// Diagnostics, printed beside the targets: the same bcrypt loop in `cores` threads at once, the service's
+// bcrypt pool code alone in this process (no HTTP/DB), both event loops' delay (the service's from its
+// /metrics, read at each phase's end only), the bcrypt queue at each phase's end, and per-phase CPU from
+// /proc (machine, the service process, its PostgreSQL, this process, other processes).
 import bcrypt from 'bcrypt';
 import { randomUUID } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -20,9 +22,16 @@ import os from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { call, startTestService, type TestService } from '../helpers/service.ts';
+import { connectDatabase } from '../../shared/db/database.ts';
+import { freePort } from '../../shared/db/embedded-postgres.ts';
+import { LOOP_MONITOR_PERIOD_MS } from '../../shared/metrics.ts';
+import { createLogger } from '../../shared/logger.ts';
+import { createPasswordHasher } from '../../workers/password-hasher.ts';
+import { createTestDatabase } from '../helpers/database.ts';
+import { START_ARGS } from '../helpers/process.ts';
+import { call } from '../helpers/service.ts';
+import { startProcess } from '../helpers/service-process.ts';
 import type { LoadMessage, LoadPlan, LoginCounts, MeSamples } from './auth-load.ts';
-import { loopDelay } from './loop-delay.ts';
 import { median } from './stats.ts';
 
 const BCRYPT_MEASURE_MS = 3_000;
@@ -86,7 +95,7 @@ async function measureBcryptParallel(threads: number): Promise<number[]> {
   })));
 }
 
-// ---- CPU accounting (Linux /proc): the machine, this process, its PostgreSQL, everyone else ----------
+// ---- CPU accounting (Linux /proc): the machine, the service, its PostgreSQL, this process, everyone else ----
 
 const CLOCK_TICKS = 100;
 
@@ -94,11 +103,16 @@ interface CpuSnapshot {
   at: number;
   machineBusy: number; // ticks, all CPUs
   machineTotal: number;
-  self: number; // µs, every thread of this process
-  children: number; // ticks, descendant processes (the embedded PostgreSQL)
+  self: number; // µs, every thread of this process (the load generator, the bcrypt reference)
+  service: number; // ticks, the service process and what it started
+  postgres: number; // ticks, the embedded PostgreSQL this process started
 }
 
-function descendantTicks(): number {
+/** The service process's pid, once started: its subtree is counted apart from PostgreSQL's. */
+let servicePid = 0;
+
+/** Ticks of this process's descendants: the service's subtree, and the rest (the embedded PostgreSQL). */
+function descendantTicks(): { service: number; postgres: number } {
   try {
     const parents = new Map<number, number>();
     const ticks = new Map<number, number>();
@@ -114,20 +128,24 @@ function descendantTicks(): number {
         /* gone */
       }
     }
-    let sum = 0;
+    const sums = { service: 0, postgres: 0 };
     for (const [pid, own] of ticks) {
-      let parent = parents.get(pid);
+      let parent: number | undefined = pid;
       for (let depth = 0; parent && parent > 1 && depth < 8; depth++) {
-        if (parent === process.pid) {
-          sum += own;
+        if (parent === servicePid) {
+          sums.service += own;
           break;
         }
         parent = parents.get(parent);
+        if (parent === process.pid) {
+          sums.postgres += own;
+          break;
+        }
       }
     }
-    return sum;
+    return sums;
   } catch {
-    return Number.NaN;
+    return { service: Number.NaN, postgres: Number.NaN };
   }
 }
 
@@ -142,16 +160,17 @@ function cpuSnapshot(): CpuSnapshot {
     /* not Linux */
   }
   const usage = process.cpuUsage();
-  return { at: performance.now(), machineBusy, machineTotal, self: usage.user + usage.system, children: descendantTicks() };
+  return { at: performance.now(), machineBusy, machineTotal, self: usage.user + usage.system, ...descendantTicks() };
 }
 
-/** Cores in use between two snapshots: machine, this process, its PostgreSQL, and what is left (other processes). */
+/** Cores in use between two snapshots: machine, the service, its PostgreSQL, this process, and what is left (other processes). */
 function cpuBetween(a: CpuSnapshot, b: CpuSnapshot) {
   const seconds = (b.at - a.at) / 1000;
   const machine = ((b.machineBusy - a.machineBusy) / (b.machineTotal - a.machineTotal)) * cores;
   const self = (b.self - a.self) / 1e6 / seconds;
-  const postgres = (b.children - a.children) / CLOCK_TICKS / seconds;
-  return { machine, self, postgres, others: Math.max(0, machine - self - postgres) };
+  const service = (b.service - a.service) / CLOCK_TICKS / seconds;
+  const postgres = (b.postgres - a.postgres) / CLOCK_TICKS / seconds;
+  return { machine, self, service, postgres, others: Math.max(0, machine - self - service - postgres) };
 }
 
 /** Every measured interval's share of other processes, for the closing warning. */
@@ -162,10 +181,51 @@ const noteForeign = (label: string, cpu: ReturnType<typeof cpuBetween>) => {
 };
 
 const cpuText = (cpu: ReturnType<typeof cpuBetween>) =>
-  `CPU (cores of ${cores}): machine ${cpu.machine.toFixed(2)}, this process ${cpu.self.toFixed(2)}, its PostgreSQL ${cpu.postgres.toFixed(2)}, other processes ${cpu.others.toFixed(2)}`;
+  `CPU (cores of ${cores}): machine ${cpu.machine.toFixed(2)}, the service ${cpu.service.toFixed(2)}, its PostgreSQL ${cpu.postgres.toFixed(2)}, this process ${cpu.self.toFixed(2)}, other processes ${cpu.others.toFixed(2)}`;
 
-async function createUsers(service: TestService): Promise<{ users: { email: string; password: string }[]; tokens: string[] }> {
-  const db = service.running.services.db;
+/** The service process: its URL, its database (users are verified through it) and its /metrics. */
+interface Service {
+  url: string;
+  db: ReturnType<typeof connectDatabase>['db'];
+  /** One scrape: the event-loop delay p99 since the last scrape (prom-client resets it), the bcrypt queue and threads. */
+  metrics(): Promise<{ loopP99: number; queued: number; threads: number }>;
+  stop(): Promise<void>;
+}
+
+async function startService(): Promise<Service> {
+  const database = await createTestDatabase();
+  const metricsPort = await freePort();
+  // TRUST_PROXY: each login client sends its own X-Forwarded-For (fair admission caps each address).
+  const running = await startProcess(database, { LOG_LEVEL: 'error', METRICS_PORT: String(metricsPort), TRUST_PROXY: '1' });
+  servicePid = running.child.pid ?? 0;
+  const connection = connectDatabase(database.url, createLogger('error'), 2);
+  const gauge = (text: string, pattern: RegExp) => {
+    const match = pattern.exec(text);
+    if (!match) throw new Error(`${pattern.source} is missing from /metrics`);
+    return Number(match[1]);
+  };
+  return {
+    url: running.url,
+    db: connection.db,
+    metrics: async () => {
+      const text = await fetch(`http://127.0.0.1:${metricsPort}/metrics`).then((r) => r.text());
+      return {
+        // Sampled every LOOP_MONITOR_PERIOD_MS; Node counts the period itself as delay.
+        loopP99: Math.max(0, gauge(text, /^nodejs_eventloop_lag_p99_seconds (\S+)/m) * 1000 - LOOP_MONITOR_PERIOD_MS),
+        queued: gauge(text, /^worker_pool_queue_length\{pool="bcrypt"\} (\S+)/m),
+        threads: gauge(text, /^worker_pool_threads\{pool="bcrypt"\} (\S+)/m),
+      };
+    },
+    stop: async () => {
+      await running.stop();
+      await connection.close();
+      await database.drop();
+    },
+  };
+}
+
+async function createUsers(service: Service): Promise<{ users: { email: string; password: string }[]; tokens: string[] }> {
+  const { db } = service;
   const users = Array.from({ length: USERS }, (_, i) => ({ email: `bench${i}-${randomUUID().slice(0, 8)}@example.com`, password: PASSWORD }));
   const tokens: string[] = [];
   // Four at a time: registration hashes on the pool too.
@@ -187,9 +247,9 @@ async function createUsers(service: TestService): Promise<{ users: { email: stri
   return { users, tokens };
 }
 
-/** The pool alone, no HTTP or database: `LOGIN_CONCURRENCY` compares always in flight. */
-async function poolDirect(service: TestService): Promise<number> {
-  const passwords = service.running.services.passwords;
+/** The service's bcrypt pool code alone, in this process (the service idle): `LOGIN_CONCURRENCY` compares always in flight. */
+async function poolDirect(): Promise<number> {
+  const passwords = createPasswordHasher(createLogger('error'));
   const hash = await passwords.hash(PASSWORD);
   let done = 0;
   let stop = false;
@@ -207,72 +267,54 @@ async function poolDirect(service: TestService): Promise<number> {
   const elapsed = performance.now() - started;
   stop = true;
   await Promise.all(lanes);
+  await passwords.close();
   return counted / (elapsed / 1000);
 }
 
 interface PhaseStats {
   loopP99: number;
-  loopMax: number;
-  queueMin: number;
-  queueMax: number;
-  dbMs: number[];
+  queued: number;
   cpu: ReturnType<typeof cpuBetween>;
 }
 
-function runLoad(service: TestService, plan: LoadPlan, announce = true): Promise<{ result: Extract<LoadMessage, { type: 'result' }>; phases: Record<string, PhaseStats> }> {
+function runLoad(service: Service, plan: LoadPlan, announce = true): Promise<{ result: Extract<LoadMessage, { type: 'result' }>; phases: Record<string, PhaseStats> }> {
   // A worker's entry cannot be a .ts file and `--import tsx` does not reach an eval'd entry: register tsx's CommonJS hook first.
   const require = createRequire(import.meta.url);
   const helper = fileURLToPath(new URL('./auth-load.ts', import.meta.url));
   const entry = `require(${JSON.stringify(require.resolve('tsx/cjs'))}); require(${JSON.stringify(helper)});`;
   const worker = new Worker(entry, { eval: true, workerData: plan });
 
-  // The service's event loop (this thread) and the bcrypt queue, per phase.
-  const loop = loopDelay();
+  // The service's event loop and bcrypt queue, per phase: one /metrics scrape at each phase's end
+  // (a scrape costs the service a pool summary and the database gauges, so it is not sampled more often).
   const phases: Record<string, PhaseStats> = {};
   let current: string | null = null;
-  let queueMin = Number.POSITIVE_INFINITY;
-  let queueMax = 0;
-  let dbMs: number[] = [];
   let cpuStart = cpuSnapshot();
-  const db = service.running.services.db;
-  // Every 250 ms: each sample is a query and a pool-statistics summary on the service's own thread,
-  // CPU the logins it watches would otherwise have (at 100 ms, about 1% of the ratio).
-  const sampler = setInterval(() => {
-    const { queued } = service.running.services.passwords.stats();
-    queueMin = Math.min(queueMin, queued);
-    queueMax = Math.max(queueMax, queued);
-    // The query /auth/me makes, timed on the service's own thread and connection pool.
-    const samples = dbMs;
-    const issued = performance.now();
-    db.oneOrNone('SELECT id, email, name, profile_url, is_admin FROM users WHERE id = $1', [1])
-      .then(() => samples.push(performance.now() - issued), () => undefined);
-  }, 250);
-  const closePhase = () => {
-    const now = cpuSnapshot();
-    if (current) phases[current] = { loopP99: loop.percentile(99), loopMax: loop.max(), queueMin, queueMax, dbMs, cpu: cpuBetween(cpuStart, now) };
-    cpuStart = now;
-    loop.reset();
-    queueMin = Number.POSITIVE_INFINITY;
-    queueMax = 0;
-    dbMs = [];
+  let closing: Promise<void> = service.metrics().then(() => undefined); // resets the loop-delay histogram
+  const closePhase = (name: string | null) => {
+    const cpu = cpuBetween(cpuStart, cpuSnapshot());
+    closing = closing.then(async () => {
+      const { loopP99, queued } = await service.metrics();
+      if (name) phases[name] = { loopP99, queued, cpu };
+    });
+    cpuStart = cpuSnapshot();
   };
-  loop.enable();
 
   return new Promise((resolve, reject) => {
+    let finished = false;
     const finish = (error: Error | null, result?: Extract<LoadMessage, { type: 'result' }>) => {
-      clearInterval(sampler);
-      loop.disable();
+      if (finished) return; // the exit that terminate() causes
+      finished = true;
       void worker.terminate();
       if (error) reject(error);
-      else resolve({ result: result!, phases });
+      else closing.then(() => resolve({ result: result!, phases }), reject);
     };
     worker.on('message', (message: LoadMessage) => {
       if (message.type === 'phase') {
-        closePhase();
+        closePhase(current);
         current = message.name;
         if (announce) process.stdout.write(`  phase: ${message.name}\n`);
       } else if (message.type === 'result') {
-        closePhase();
+        closePhase(current);
         finish(null, message);
       } else finish(new Error(`load generator: ${message.message}`));
     });
@@ -282,8 +324,7 @@ function runLoad(service: TestService, plan: LoadPlan, announce = true): Promise
 }
 
 const phaseText = (phase: PhaseStats, generator: { p99: number; max: number } | undefined) => [
-  `    service event loop delay p99 ${ms(phase.loopP99)}, max ${ms(phase.loopMax)}; generator event loop delay p99 ${ms(generator?.p99 ?? Number.NaN)}, max ${ms(generator?.max ?? Number.NaN)}`,
-  `    bcrypt queue ${phase.queueMin}–${phase.queueMax}; user-by-id query from the service thread p50 ${ms(percentile(phase.dbMs, 50))}, p99 ${ms(percentile(phase.dbMs, 99))}, max ${ms(Math.max(...phase.dbMs))} (n=${phase.dbMs.length})`,
+  `    service event loop delay p99 ${ms(phase.loopP99)}; generator event loop delay p99 ${ms(generator?.p99 ?? Number.NaN)}, max ${ms(generator?.max ?? Number.NaN)}; bcrypt queue at the end ${phase.queued}`,
   `    ${cpuText(phase.cpu)}`,
 ].join('\n');
 
@@ -309,7 +350,7 @@ function loginLine(label: string, counts: LoginCounts, phase: PhaseStats | undef
 async function main(): Promise<void> {
   const startedAt = performance.now();
   console.log(`auth benchmark: ${cores} cores (os.availableParallelism), Node ${process.version}, ${os.cpus()[0]?.model ?? 'unknown CPU'}`);
-  console.log('NOTE: the load generator (a worker thread of this process), the service (main thread + bcrypt pool threads)');
+  console.log('NOTE: the load generator (a worker thread of this process), the service (its own process: main thread + bcrypt pool threads)');
   console.log(`      and PostgreSQL all share these ${cores} cores: the limit below is a ceiling no real run reaches exactly.`);
 
   console.log(`\n[1] bcrypt.compareSync, cost 10, one thread, ${BCRYPT_MEASURE_MS / 1000} s (main thread, service not started)`);
@@ -326,18 +367,18 @@ async function main(): Promise<void> {
   console.log(`    reference only: the same loop in ${cores} threads at once: ${parallel.map((r) => r.toFixed(2)).join(' + ')} = ${parallelRate.toFixed(2)}/s (${(parallelRate / (single.rate * cores)).toFixed(3)} of this rate × ${cores})`);
   console.log(`    ${cpuText(noteForeign('bcrypt threads at once', cpuBetween(cpuMark, cpuNow)))}`);
 
-  console.log('\n[2] starting the service (fresh database) and creating users');
-  const service = await startTestService();
+  console.log('\n[2] starting the service process (fresh database) and creating users');
+  const service = await startService();
   let exitCode = 0;
   try {
-    const poolThreads = service.running.services.passwords.stats().threads;
     const { users, tokens } = await createUsers(service);
-    console.log(`    ${service.url}, bcrypt pool ${poolThreads} threads, ${users.length} verified users, ${tokens.length} tokens`);
+    const poolThreads = (await service.metrics()).threads;
+    console.log(`    ${service.url}, started as: node ${START_ARGS.join(' ')}; bcrypt pool ${poolThreads} threads, ${users.length} verified users, ${tokens.length} tokens`);
 
     cpuMark = cpuSnapshot();
-    const poolRate = await poolDirect(service);
+    const poolRate = await poolDirect();
     cpuNow = cpuSnapshot();
-    console.log(`    pool alone (passwords.compare, ${LOGIN_CONCURRENCY} in flight, ${POOL_DIRECT_MS / 1000} s, no HTTP/DB): ${poolRate.toFixed(2)}/s`);
+    console.log(`    pool alone (the service's passwords.compare in this process, ${LOGIN_CONCURRENCY} in flight, ${POOL_DIRECT_MS / 1000} s, no HTTP/DB): ${poolRate.toFixed(2)}/s`);
     console.log(`    ${cpuText(noteForeign('pool alone', cpuBetween(cpuMark, cpuNow)))}`);
 
     console.log(`\n[3] load: /auth/me ${ME_RATE}/s idle ${ME_IDLE_MS / 1000} s; logins ×${LOGIN_CONCURRENCY} warm-up ${LOGIN_WARMUP_MS / 1000} s, measured ${LOGIN_MS / 1000} s; then /auth/me ${ME_RATE}/s for ${MIXED_MS / 1000} s with logins going on`);
@@ -348,7 +389,7 @@ async function main(): Promise<void> {
     console.log(`    (logins drained in ${(result.drainMs / 1000).toFixed(2)} s after the last phase)`);
 
     // The machine's speed drifts by several percent between minutes here: the single-thread rate is
-    // measured on both sides of the load (the service idle, its main thread blocked) and the 15 s
+    // measured on both sides of the load (the service idle) and the 15 s
     // window's limit is their mean; the rounds below take turns with the rate instead.
     console.log(`\n[4] bcrypt.compareSync again, one thread, ${BCRYPT_MEASURE_MS / 1000} s (main thread, service idle)`);
     cpuMark = cpuSnapshot();
