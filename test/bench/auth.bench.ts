@@ -23,15 +23,12 @@ import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { connectDatabase } from '../../shared/db/database.ts';
-import { freePort } from '../../shared/db/embedded-postgres.ts';
-import { LOOP_MONITOR_PERIOD_MS } from '../../shared/metrics.ts';
 import { createLogger } from '../../shared/logger.ts';
 import { createPasswordHasher } from '../../workers/password-hasher.ts';
-import { createTestDatabase } from '../helpers/database.ts';
 import { START_ARGS } from '../helpers/process.ts';
 import { call } from '../helpers/service.ts';
-import { startProcess } from '../helpers/service-process.ts';
 import type { LoadMessage, LoadPlan, LoginCounts, MeSamples } from './auth-load.ts';
+import { loopDelayP99, sample, startBenchService } from './bench-service.ts';
 import { median } from './stats.ts';
 
 const BCRYPT_MEASURE_MS = 3_000;
@@ -183,7 +180,7 @@ const noteForeign = (label: string, cpu: ReturnType<typeof cpuBetween>) => {
 const cpuText = (cpu: ReturnType<typeof cpuBetween>) =>
   `CPU (cores of ${cores}): machine ${cpu.machine.toFixed(2)}, the service ${cpu.service.toFixed(2)}, its PostgreSQL ${cpu.postgres.toFixed(2)}, this process ${cpu.self.toFixed(2)}, other processes ${cpu.others.toFixed(2)}`;
 
-/** The service process: its URL, its database (users are verified through it) and its /metrics. */
+/** The service process, and a connection to its database (users are verified through it). */
 interface Service {
   url: string;
   db: ReturnType<typeof connectDatabase>['db'];
@@ -193,33 +190,24 @@ interface Service {
 }
 
 async function startService(): Promise<Service> {
-  const database = await createTestDatabase();
-  const metricsPort = await freePort();
   // TRUST_PROXY: each login client sends its own X-Forwarded-For (fair admission caps each address).
-  const running = await startProcess(database, { LOG_LEVEL: 'error', METRICS_PORT: String(metricsPort), TRUST_PROXY: '1' });
-  servicePid = running.child.pid ?? 0;
-  const connection = connectDatabase(database.url, createLogger('error'), 2);
-  const gauge = (text: string, pattern: RegExp) => {
-    const match = pattern.exec(text);
-    if (!match) throw new Error(`${pattern.source} is missing from /metrics`);
-    return Number(match[1]);
-  };
+  const running = await startBenchService({ TRUST_PROXY: '1' });
+  servicePid = running.pid;
+  const connection = connectDatabase(running.database.url, createLogger('error'), 2);
   return {
     url: running.url,
     db: connection.db,
     metrics: async () => {
-      const text = await fetch(`http://127.0.0.1:${metricsPort}/metrics`).then((r) => r.text());
+      const text = await running.metrics();
       return {
-        // Sampled every LOOP_MONITOR_PERIOD_MS; Node counts the period itself as delay.
-        loopP99: Math.max(0, gauge(text, /^nodejs_eventloop_lag_p99_seconds (\S+)/m) * 1000 - LOOP_MONITOR_PERIOD_MS),
-        queued: gauge(text, /^worker_pool_queue_length\{pool="bcrypt"\} (\S+)/m),
-        threads: gauge(text, /^worker_pool_threads\{pool="bcrypt"\} (\S+)/m),
+        loopP99: loopDelayP99(text),
+        queued: sample(text, 'worker_pool_queue_length{pool="bcrypt"}'),
+        threads: sample(text, 'worker_pool_threads{pool="bcrypt"}'),
       };
     },
     stop: async () => {
-      await running.stop();
       await connection.close();
-      await database.drop();
+      await running.stop();
     },
   };
 }
@@ -291,12 +279,13 @@ function runLoad(service: Service, plan: LoadPlan, announce = true): Promise<{ r
   let cpuStart = cpuSnapshot();
   let closing: Promise<void> = service.metrics().then(() => undefined); // resets the loop-delay histogram
   const closePhase = (name: string | null) => {
-    const cpu = cpuBetween(cpuStart, cpuSnapshot());
+    const now = cpuSnapshot();
+    const cpu = cpuBetween(cpuStart, now);
+    cpuStart = now;
     closing = closing.then(async () => {
       const { loopP99, queued } = await service.metrics();
       if (name) phases[name] = { loopP99, queued, cpu };
     });
-    cpuStart = cpuSnapshot();
   };
 
   return new Promise((resolve, reject) => {

@@ -6,16 +6,12 @@
 // started as `npm start` starts them (test/helpers/process.ts START_ARGS, V8 options included): all
 // roles in one process, and the edge role alone (ROLE=edge, the edge pods of k8s/).
 // Run: node --import tsx test/bench/uploads.bench.ts
-import { readFile } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import sharp from 'sharp';
-import { freePort } from '../../shared/db/embedded-postgres.ts';
-import { LOOP_MONITOR_PERIOD_MS } from '../../shared/metrics.ts';
 import { createImagePool } from '../../workers/image-pool.ts';
-import { createTestDatabase } from '../helpers/database.ts';
 import { ADMIN, START_ARGS } from '../helpers/process.ts';
 import { adminToken } from '../helpers/service.ts';
-import { startProcess } from '../helpers/service-process.ts';
+import { loopDelayP99, startBenchService } from './bench-service.ts';
 
 const POSTERS = 80;
 const PER_EVENT = 2;
@@ -64,27 +60,8 @@ const rawRound = async () => {
 // k8s/ deploys it (the actors' outbox relay, consumer groups and indexer then run in their own pods;
 // here the outbox just waits). Each has its own database in the run's PostgreSQL.
 const startService = async (env: Record<string, string>) => {
-  const database = await createTestDatabase();
-  const metricsPort = await freePort();
-  const running = await startProcess(database, { LOG_LEVEL: 'error', METRICS_PORT: String(metricsPort), ADMIN_USERNAME: ADMIN.username, ADMIN_PASSWORD: ADMIN.password, TRUST_PROXY: '1', ...env });
-  return {
-    url: running.url,
-    pid: running.child.pid!,
-    /** The process's own event-loop delay p99 since the last call (prom-client resets it on each scrape), in ms. */
-    loopDelayP99: async () => {
-      const text = await fetch(`http://127.0.0.1:${metricsPort}/metrics`).then((r) => r.text());
-      const match = /^nodejs_eventloop_lag_p99_seconds (\S+)/m.exec(text);
-      if (!match) throw new Error('nodejs_eventloop_lag_p99_seconds is missing from /metrics');
-      // Sampled every LOOP_MONITOR_PERIOD_MS; Node counts the period itself as delay.
-      return Math.max(0, Number(match[1]) * 1000 - LOOP_MONITOR_PERIOD_MS);
-    },
-    /** Peak resident memory of the process (VmHWM), in MB. */
-    peakRss: async () => Number(/VmHWM:\s+(\d+) kB/.exec(await readFile(`/proc/${running.child.pid}/status`, 'utf8'))![1]) / 1024,
-    stop: async () => {
-      await running.stop();
-      await database.drop();
-    },
-  };
+  const running = await startBenchService({ ADMIN_USERNAME: ADMIN.username, ADMIN_PASSWORD: ADMIN.password, TRUST_PROXY: '1', ...env });
+  return { ...running, loopDelayP99: async () => loopDelayP99(await running.metrics()) };
 };
 const service = await startService({});
 const edgeOnly = await startService({ ROLE: 'edge' });
