@@ -64,7 +64,7 @@ if (opensearchUrl) {
 /** A fresh migrated database of its own for one test, dropped when it ends. */
 async function migratedDatabase(t: ExecutionContext): Promise<Database> {
   const testDatabase = await createTestDatabase();
-  const database = connectDatabase(testDatabase.url, logger, 2);
+  const database = connectDatabase(testDatabase.url, logger, 4);
   t.teardown(async () => {
     await database.close();
     await testDatabase.drop();
@@ -87,6 +87,36 @@ test('embedded: rows written before migration 013 are rebuilt at start, with the
   t.deepEqual((await index.search('노천극장', { offset: 0, limit: 10 })).ids, [id]);
   t.deepEqual((await index.search('대동재', { offset: 0, limit: 10 })).ids, [id]);
   t.is((await database.db.one<{ format: number }>('SELECT format FROM search_documents WHERE schedule_id = $1', [id])).format, DOCUMENT_FORMAT);
+});
+
+test('embedded: an upsert and a remove, one statement each, wait for a rebuild holding the writers\' lock and land after it', async (t) => {
+  const database = await migratedDatabase(t);
+  const index = await createSearchIndex({ db: database.db, opensearchUrl: null, logger });
+  await index.upsert([document({ scheduleId: 1, title: '팬미팅 안내' })]);
+  // What a rebuild holds for its whole transaction, held here on a connection of the test's own.
+  const rebuild = await database.db.connect();
+  let holding = true;
+  const release = async () => {
+    if (!holding) return;
+    holding = false;
+    await rebuild.none('COMMIT');
+    rebuild.done();
+  };
+  t.teardown(release); // a failed assertion throws: the lock must not outlive the test
+  await rebuild.none('BEGIN');
+  await rebuild.one('SELECT pg_advisory_xact_lock(7281010)');
+  let settled = 0;
+  const upserted = index.upsert([document({ scheduleId: 2, title: '팬미팅 후기' })]).finally(() => settled++);
+  const removed = index.remove([1]).finally(() => settled++);
+  const waiting = async () => (await database.db.one<{ n: number }>("SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory' AND NOT granted")).n;
+  const deadline = Date.now() + 3_000;
+  while ((await waiting()) < 2 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+  t.is(await waiting(), 2);
+  t.is(settled, 0);
+  t.deepEqual((await index.search('팬미팅', { offset: 0, limit: 10 })).ids, [1]);
+  await release();
+  await Promise.all([upserted, removed]);
+  t.deepEqual((await index.search('팬미팅', { offset: 0, limit: 10 })).ids, [2]);
 });
 
 test('embedded: a character outside the basic plane (an emoji, a surrogate pair) is one character, alone or in a bigram', async (t) => {

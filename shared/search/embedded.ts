@@ -31,8 +31,15 @@ const MAX_DESCRIPTION_CHARS = 1000;
 /** Index rows built between two turns of the event loop (about 2 ms of work: 45 µs a benchmark document). */
 const ROWS_PER_TURN = 50;
 const COLUMNS = 'schedule_id, category_id, date, title_key, source_key, venue_key, members_key, description_key, choseong_key, gram_keys, typo_key, format';
-/** The lock every writer but a rebuild shares (`upsert`, `remove`). */
-const sharedWriteLock = preparedQuery('search-write-lock-shared', 'SELECT pg_advisory_xact_lock_shared($1)');
+/**
+ * Every writer but a rebuild shares this lock, which a rebuild (deleting every row) takes alone:
+ * the two would otherwise each hold rows the other needs. Each writing statement takes it itself,
+ * in a CTE that no row gets past before it is granted, so that a write of one batch is one
+ * statement, its own transaction: one round trip, where BEGIN, the lock, the write and COMMIT were
+ * four (an admin write is indexed twice, inline and by the indexer). A rebuild's own exclusive
+ * lock does not conflict with its statements' shared requests.
+ */
+const WRITER = `WITH writer AS (SELECT pg_advisory_xact_lock_shared(${INDEX_WRITE_LOCK}))`;
 /**
  * Writes index rows given one array per column (a JSON record set cost PostgreSQL a third more,
  * parsing the gram arrays); a document's gram keys travel space-joined. An entry that would not
@@ -41,10 +48,11 @@ const sharedWriteLock = preparedQuery('search-write-lock-shared', 'SELECT pg_adv
  */
 const upsertDocuments = preparedQuery(
   'search-upsert-documents',
-  `INSERT INTO search_documents (${COLUMNS})
+  `${WRITER}
+   INSERT INTO search_documents (${COLUMNS})
    SELECT r.schedule_id, r.category_id, r.date, r.title_key, r.source_key, r.venue_key, r.members_key, r.description_key,
           r.choseong_key, string_to_array(r.gram_keys, ' ')::int[], r.typo_key, $12::smallint
-     FROM unnest($1::int[], $2::int[], $3::date[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[], $11::text[])
+     FROM writer, unnest($1::int[], $2::int[], $3::date[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[], $11::text[])
           AS r(schedule_id, category_id, date, title_key, source_key, venue_key, members_key, description_key, choseong_key, gram_keys, typo_key)
    ON CONFLICT (schedule_id) DO UPDATE SET
      category_id = EXCLUDED.category_id, date = EXCLUDED.date, title_key = EXCLUDED.title_key,
@@ -57,6 +65,9 @@ const upsertDocuments = preparedQuery(
          IS DISTINCT FROM (EXCLUDED.category_id, EXCLUDED.date, EXCLUDED.title_key, EXCLUDED.source_key, EXCLUDED.venue_key, EXCLUDED.members_key,
           EXCLUDED.description_key, EXCLUDED.choseong_key, EXCLUDED.gram_keys, EXCLUDED.typo_key, EXCLUDED.format)`,
 );
+const removeDocuments = preparedQuery('search-remove-documents', `${WRITER} DELETE FROM search_documents USING writer WHERE schedule_id = ANY($1::int[])`);
+/** Documents written by one statement. */
+const WRITE_BATCH = 500;
 /** Rows of an older format miss keys this code reads: `ensureCurrentFormat` rebuilds them. */
 export const DOCUMENT_FORMAT = 6;
 /**
@@ -401,11 +412,11 @@ export class EmbeddedSearchIndex implements SearchIndex {
    */
   private async write(db: Queryable, documents: SearchDocument[], byDate = false): Promise<void> {
     const sorted = [...documents].sort(byDate ? (a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : a.scheduleId - b.scheduleId) : (a, b) => a.scheduleId - b.scheduleId);
-    for (let i = 0; i < sorted.length; i += 500) {
+    for (let i = 0; i < sorted.length; i += WRITE_BATCH) {
       // Built ROWS_PER_TURN at a time, the event loop served in between: 500 rows are about 22 ms
       // of text work, and the edge may share this loop (all roles in one process).
       const rows: DocumentRow[] = [];
-      for (const document of sorted.slice(i, i + 500)) {
+      for (const document of sorted.slice(i, i + WRITE_BATCH)) {
         rows.push(documentRow(document));
         if (rows.length % ROWS_PER_TURN === 0) await setImmediatePromise();
       }
@@ -420,22 +431,16 @@ export class EmbeddedSearchIndex implements SearchIndex {
     }
   }
 
-  // Writers share a lock that a rebuild takes alone: a rebuild (which deletes every row) and an
-  // upsert would otherwise each hold rows the other needs.
   async upsert(documents: SearchDocument[]): Promise<void> {
     if (documents.length === 0) return;
-    await this.db.tx('search-upsert', async (tx) => {
-      await tx.any(sharedWriteLock(INDEX_WRITE_LOCK));
-      await this.write(tx, documents);
-    });
+    // One batch is one statement, its own transaction; more commit together.
+    if (documents.length <= WRITE_BATCH) await this.write(this.db, documents);
+    else await this.db.tx('search-upsert', (tx) => this.write(tx, documents));
   }
 
   async remove(scheduleIds: number[]): Promise<void> {
     if (scheduleIds.length === 0) return;
-    await this.db.tx('search-remove', async (tx) => {
-      await tx.any(sharedWriteLock(INDEX_WRITE_LOCK));
-      await tx.none('DELETE FROM search_documents WHERE schedule_id = ANY($1::int[])', [[...scheduleIds].sort((a, b) => a - b)]);
-    });
+    await this.db.none(removeDocuments([...scheduleIds].sort((a, b) => a - b)));
   }
 
   async rebuild(documents: SearchDocument[]): Promise<number> {
