@@ -4,14 +4,19 @@
 // (workers/image.worker.ts: same variants, same WebP settings) in as many threads as the machine has
 // cores, with nothing else: no HTTP, no storage, no PostgreSQL. Uploads go to two real processes
 // started as `npm start` starts them (test/helpers/process.ts START_ARGS, V8 options included): all
-// roles in one process, and the edge role alone (ROLE=edge, the edge pods of k8s/).
+// roles in one process, and the edge role alone (ROLE=edge, the edge pods of k8s/). The client is
+// plain node:http with keep-alive (as the auth benchmark's load generator): it shares the machine's two
+// cores with the service, and fetch (undici) spent 3.2-4.5 ms of CPU a poster sending these bodies,
+// node:http 0.8-0.9. Each side's CPU per poster is printed: the raw pool, the service process, its
+// PostgreSQL, and the client.
 // Run: node --import tsx test/bench/uploads.bench.ts
+import { Agent, request } from 'node:http';
 import { availableParallelism } from 'node:os';
 import sharp from 'sharp';
 import { createImagePool } from '../../workers/image-pool.ts';
 import { ADMIN, START_ARGS } from '../helpers/process.ts';
 import { adminToken } from '../helpers/service.ts';
-import { loopDelayP99, startBenchService } from './bench-service.ts';
+import { loopDelayP99, postgresCpuSeconds, startBenchService } from './bench-service.ts';
 
 const POSTERS = 80;
 const PER_EVENT = 2;
@@ -47,12 +52,20 @@ console.log(`${images.length} distinct 2000×1500 JPEG posters, ${Math.round(ima
 // from 0.62 to 0.86 for the same code).
 const bare = createImagePool({ threads: availableParallelism(), minThreads: availableParallelism() });
 await Promise.all(images.map((image) => bare.process(new Uint8Array(image))));
+/** CPU seconds per side over its rounds: [this process, the service process, PostgreSQL]. */
+const cpu = [0, 1, 2].map(() => ({ self: 0, service: 0, postgres: 0 }));
+const selfCpuSeconds = () => {
+  const usage = process.cpuUsage();
+  return (usage.user + usage.system) / 1e6;
+};
 const rawRound = async () => {
   const started = performance.now();
+  const self = selfCpuSeconds();
   let next = 0;
   await Promise.all(Array.from({ length: availableParallelism() * 2 }, async () => {
     while (next < POSTERS) await bare.process(new Uint8Array(images[next++ % images.length]!));
   }));
+  cpu[0]!.self += selfCpuSeconds() - self;
   return (performance.now() - started) / 1000;
 };
 
@@ -79,33 +92,49 @@ const encoded = async (n: number) => {
   return { body: new Uint8Array(await request.arrayBuffer()), contentType: request.headers.get('content-type')! };
 };
 const bodies = await Promise.all(Array.from({ length: ROUNDS * EVENTS + 1 }, (_, n) => encoded(n)));
-const upload = async (base: string, n: number) => {
-  const { body, contentType } = bodies[n]!;
-  const response = await fetch(`${base}/api/admin/events`, { method: 'POST', body, headers: { authorization: `Bearer ${tokens.get(base)}`, 'content-type': contentType } });
-  if (response.status !== 201) throw new Error(`upload ${n}: ${response.status} ${await response.text()}`);
-  await response.arrayBuffer();
-};
+const agent = new Agent({ keepAlive: true, maxSockets: IN_FLIGHT });
+const upload = (base: string, n: number) =>
+  new Promise<void>((resolve, reject) => {
+    const { body, contentType } = bodies[n]!;
+    const headers = { authorization: `Bearer ${tokens.get(base)}`, 'content-type': contentType, 'content-length': String(body.byteLength) };
+    const req = request(`${base}/api/admin/events`, { method: 'POST', agent, headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('error', reject);
+      res.on('end', () => (res.statusCode === 201 ? resolve() : reject(new Error(`upload ${n}: ${res.statusCode} ${Buffer.concat(chunks).toString()}`))));
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
 await upload(service.url, 0); // warm the path
 await upload(edgeOnly.url, 0);
 // The loop delay of each upload round, from the service's own monitor (read and reset before and
 // after the round).
 const services = new Map([[service.url, service], [edgeOnly.url, edgeOnly]]);
 const delays = new Map<string, number[]>([[service.url, []], [edgeOnly.url, []]]);
-const uploadRound = async (base: string, round: number) => {
-  await services.get(base)!.loopDelayP99();
+const uploadRound = async (base: string, round: number, side: number) => {
+  const running = services.get(base)!;
+  await running.loopDelayP99();
   const started = performance.now();
+  const before = { self: selfCpuSeconds(), service: running.cpuSeconds(), postgres: postgresCpuSeconds() };
   let event = round * EVENTS + 1;
   const last = (round + 1) * EVENTS;
   await Promise.all(Array.from({ length: IN_FLIGHT }, async () => {
     while (event <= last) await upload(base, event++);
   }));
   const seconds = (performance.now() - started) / 1000;
-  delays.get(base)!.push(await services.get(base)!.loopDelayP99());
+  // The bus and the indexer finish the last events' work after their answers: their CPU is the
+  // round's too (not its time), so the snapshot waits for it.
+  await new Promise((resolve) => setTimeout(resolve, 500));
+  cpu[side]!.self += selfCpuSeconds() - before.self;
+  cpu[side]!.service += running.cpuSeconds() - before.service;
+  cpu[side]!.postgres += postgresCpuSeconds() - before.postgres;
+  delays.get(base)!.push(await running.loopDelayP99());
   return seconds;
 };
 // The three sides take turns, each round starting one further along.
 let round = 0;
-const sides = [rawRound, () => uploadRound(service.url, round), () => uploadRound(edgeOnly.url, round)];
+const sides = [rawRound, () => uploadRound(service.url, round, 1), () => uploadRound(edgeOnly.url, round, 2)];
 const seconds = [0, 0, 0];
 const roundRatios: string[][] = [[], []];
 for (; round < ROUNDS; round++) {
@@ -128,6 +157,10 @@ console.log(`\nraw sharp (${availableParallelism()} threads, three variants): ${
 console.log(`uploads through the edge (${PER_EVENT} posters an event, ${IN_FLIGHT} events in flight, multipart + pool + storage + PostgreSQL), all roles in one process: ${uploadRate.toFixed(1)} posters/s`);
 console.log(`ratio: ${(uploadRate / rawRate).toFixed(2)} (aim 0.85) over ${ROUNDS} rounds of ${POSTERS} posters a side, the sides taking turns; each round: ${roundRatios[0]!.join(', ')}`);
 console.log(`the edge role alone (ROLE=edge, as deployed): ${edgeOnlyRate.toFixed(1)} posters/s, ratio ${(edgeOnlyRate / rawRate).toFixed(2)}; each round: ${roundRatios[1]!.join(', ')}`);
+const perPoster = (seconds: number) => ((seconds * 1000) / (ROUNDS * POSTERS)).toFixed(1);
+console.log(`CPU a poster: raw sharp ${perPoster(cpu[0]!.self)} ms (the pool's threads); ${['all roles', 'edge role alone']
+  .map((name, i) => `${name}: the service ${perPoster(cpu[i + 1]!.service)} ms + its PostgreSQL ${perPoster(cpu[i + 1]!.postgres)} ms, the client ${perPoster(cpu[i + 1]!.self)} ms`)
+  .join('; ')}`);
 for (const [index, [name, base]] of ([['all roles', service.url], ['edge role alone', edgeOnly.url]] as const).entries()) {
   const p99s = delays.get(base)!;
   console.log(`${name}: event-loop delay p99 per round ${p99s.map((d) => d.toFixed(1)).join(', ')} ms, worst ${Math.max(...p99s).toFixed(1)} (aim < 20 ms); peak RSS ${peaks[index]!.toFixed(0)} MB`);
