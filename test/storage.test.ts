@@ -88,6 +88,24 @@ test('local: concurrent puts of one key leave one complete version', async (t) =
   t.true(versions.includes(text(served!.bytes)));
 });
 
+test('local: a directory, or the temporary one, removed while the process runs is made again by the next put; a put that cannot be stored leaves no temporary file', async (t) => {
+  // A storage of its own: removing its temporary directory must not race the other tests' puts.
+  const own = await mkdtemp(path.join(tmpdir(), 'storage-dirs-'));
+  t.teardown(() => rm(own, { recursive: true, force: true }));
+  const storage = (await createStorage({ kind: 'local', dataDir: own, publicBaseUrl: PUBLIC_BASE_URL, bucket: BUCKET })) as LocalStorage;
+  const bytes = new Uint8Array([0x89, 0x50, 0x4e, 0x47]);
+  await storage.put('event/7/poster/01.png', bytes, 'image/png');
+  await rm(path.join(storage.bucketDir, 'event'), { recursive: true });
+  await rm(path.join(storage.root, '.tmp'), { recursive: true });
+  await storage.put('event/7/poster/02.png', bytes, 'image/png');
+  t.deepEqual([...(await storage.read('event/7/poster/02.png'))!.bytes], [...bytes]);
+  t.is(await storage.read('event/7/poster/01.png'), null);
+  // A file where a directory of the key should be: refused, and nothing half-written is left.
+  await writeFile(path.join(storage.bucketDir, 'event', '8'), 'a file');
+  await t.throwsAsync(storage.put('event/8/poster/01.png', bytes, 'image/png'));
+  t.deepEqual(await readdir(path.join(storage.root, '.tmp')), []);
+});
+
 test('local: delete removes the files; missing keys are fine', async (t) => {
   await local.put('gone/1.png', new Uint8Array([1]), 'image/png');
   await local.put('gone/2.png', new Uint8Array([2]), 'image/png');
