@@ -155,8 +155,8 @@ const [rawRate, uploadRate, edgeOnlyRate] = seconds.map((total) => (ROUNDS * POS
 
 console.log(`\nraw sharp (${availableParallelism()} threads, three variants): ${rawRate.toFixed(1)} posters/s`);
 console.log(`uploads through the edge (${PER_EVENT} posters an event, ${IN_FLIGHT} events in flight, multipart + pool + storage + PostgreSQL), all roles in one process: ${uploadRate.toFixed(1)} posters/s`);
-console.log(`ratio: ${(uploadRate / rawRate).toFixed(2)} (aim 0.85) over ${ROUNDS} rounds of ${POSTERS} posters a side, the sides taking turns; each round: ${roundRatios[0]!.join(', ')}`);
-console.log(`the edge role alone (ROLE=edge, as deployed): ${edgeOnlyRate.toFixed(1)} posters/s, ratio ${(edgeOnlyRate / rawRate).toFixed(2)}; each round: ${roundRatios[1]!.join(', ')}`);
+console.log(`ratio: ${(uploadRate / rawRate).toFixed(3)} (aim 0.85) over ${ROUNDS} rounds of ${POSTERS} posters a side, the sides taking turns; each round: ${roundRatios[0]!.join(', ')}`);
+console.log(`the edge role alone (ROLE=edge, as deployed): ${edgeOnlyRate.toFixed(1)} posters/s, ratio ${(edgeOnlyRate / rawRate).toFixed(3)}; each round: ${roundRatios[1]!.join(', ')}`);
 const perPoster = (seconds: number) => ((seconds * 1000) / (ROUNDS * POSTERS)).toFixed(1);
 console.log(`CPU a poster: raw sharp ${perPoster(cpu[0]!.self)} ms (the pool's threads); ${['all roles', 'edge role alone']
   .map((name, i) => `${name}: the service ${perPoster(cpu[i + 1]!.service)} ms + its PostgreSQL ${perPoster(cpu[i + 1]!.postgres)} ms, the client ${perPoster(cpu[i + 1]!.self)} ms`)
