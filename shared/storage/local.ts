@@ -59,8 +59,9 @@ export class LocalStorage implements Storage {
     // The content type is not stored: serving derives it from the key's extension.
     assertValidKey(key);
     const target = path.join(this.bucketDir, key);
+    const directory = path.dirname(target);
     const temp = path.join(this.#tempDir, `${randomBytes(12).toString('hex')}.part`);
-    const made = this.#makeDirectory(path.dirname(target));
+    const made = this.#makeDirectory(directory);
     try {
       let file: FileHandle;
       try {
@@ -82,12 +83,11 @@ export class LocalStorage implements Storage {
       } catch (error) {
         if (!isMissing(error)) throw error;
         // The directory was removed since it was made: make it again.
-        this.#directories.delete(path.dirname(target));
-        await this.#makeDirectory(path.dirname(target));
+        this.#directories.delete(directory);
+        await this.#makeDirectory(directory);
         await rename(temp, target);
       }
     } catch (error) {
-      await made.catch(() => undefined);
       await rm(temp, { force: true });
       throw error;
     }

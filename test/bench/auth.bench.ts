@@ -16,7 +16,7 @@
 // /proc (machine, the service process, its PostgreSQL, this process, other processes).
 import bcrypt from 'bcrypt';
 import { randomUUID } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import { performance } from 'node:perf_hooks';
@@ -28,7 +28,7 @@ import { createPasswordHasher } from '../../workers/password-hasher.ts';
 import { START_ARGS } from '../helpers/process.ts';
 import { call } from '../helpers/service.ts';
 import type { LoadMessage, LoadPlan, LoginCounts, MeSamples } from './auth-load.ts';
-import { loopDelayP99, sample, startBenchService } from './bench-service.ts';
+import { descendantCpuSeconds, loopDelayP99, sample, startBenchService } from './bench-service.ts';
 import { median } from './stats.ts';
 
 const BCRYPT_MEASURE_MS = 3_000;
@@ -94,57 +94,17 @@ async function measureBcryptParallel(threads: number): Promise<number[]> {
 
 // ---- CPU accounting (Linux /proc): the machine, the service, its PostgreSQL, this process, everyone else ----
 
-const CLOCK_TICKS = 100;
-
 interface CpuSnapshot {
   at: number;
   machineBusy: number; // ticks, all CPUs
   machineTotal: number;
   self: number; // µs, every thread of this process (the load generator, the bcrypt reference)
-  service: number; // ticks, the service process and what it started
-  postgres: number; // ticks, the embedded PostgreSQL this process started
+  service: number; // seconds, the service process and what it started
+  postgres: number; // seconds, the embedded PostgreSQL this process started
 }
 
 /** The service process's pid, once started: its subtree is counted apart from PostgreSQL's. */
 let servicePid = 0;
-
-/** Ticks of this process's descendants: the service's subtree, and the rest (the embedded PostgreSQL). */
-function descendantTicks(): { service: number; postgres: number } {
-  try {
-    const parents = new Map<number, number>();
-    const ticks = new Map<number, number>();
-    for (const entry of readdirSync('/proc')) {
-      if (!/^\d+$/.test(entry)) continue;
-      try {
-        const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-        const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-        parents.set(Number(entry), Number(fields[1]));
-        // utime + stime, and cutime + cstime: a backend that exited leaves its time with the postmaster.
-        ticks.set(Number(entry), Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14]));
-      } catch {
-        /* gone */
-      }
-    }
-    const sums = { service: 0, postgres: 0 };
-    for (const [pid, own] of ticks) {
-      let parent: number | undefined = pid;
-      for (let depth = 0; parent && parent > 1 && depth < 8; depth++) {
-        if (parent === servicePid) {
-          sums.service += own;
-          break;
-        }
-        parent = parents.get(parent);
-        if (parent === process.pid) {
-          sums.postgres += own;
-          break;
-        }
-      }
-    }
-    return sums;
-  } catch {
-    return { service: Number.NaN, postgres: Number.NaN };
-  }
-}
 
 function cpuSnapshot(): CpuSnapshot {
   let machineBusy = Number.NaN;
@@ -157,7 +117,8 @@ function cpuSnapshot(): CpuSnapshot {
     /* not Linux */
   }
   const usage = process.cpuUsage();
-  return { at: performance.now(), machineBusy, machineTotal, self: usage.user + usage.system, ...descendantTicks() };
+  const descendants = descendantCpuSeconds([servicePid]);
+  return { at: performance.now(), machineBusy, machineTotal, self: usage.user + usage.system, service: descendants.roots.get(servicePid)!, postgres: descendants.others };
 }
 
 /** Cores in use between two snapshots: machine, the service, its PostgreSQL, this process, and what is left (other processes). */
@@ -165,8 +126,8 @@ function cpuBetween(a: CpuSnapshot, b: CpuSnapshot) {
   const seconds = (b.at - a.at) / 1000;
   const machine = ((b.machineBusy - a.machineBusy) / (b.machineTotal - a.machineTotal)) * cores;
   const self = (b.self - a.self) / 1e6 / seconds;
-  const service = (b.service - a.service) / CLOCK_TICKS / seconds;
-  const postgres = (b.postgres - a.postgres) / CLOCK_TICKS / seconds;
+  const service = (b.service - a.service) / seconds;
+  const postgres = (b.postgres - a.postgres) / seconds;
   return { machine, self, service, postgres, others: Math.max(0, machine - self - service - postgres) };
 }
 

@@ -15,8 +15,6 @@ export interface BenchService {
   metrics(): Promise<string>;
   /** Peak resident memory of the process (VmHWM), in MB. */
   peakRss(): Promise<number>;
-  /** CPU time of the process so far, every thread, in seconds. */
-  cpuSeconds(): number;
   /** SIGTERM, then the database is dropped. */
   stop(): Promise<void>;
 }
@@ -32,7 +30,6 @@ export async function startBenchService(env: Record<string, string>): Promise<Be
     database,
     metrics: () => fetch(`http://127.0.0.1:${metricsPort}/metrics`).then((r) => r.text()),
     peakRss: async () => Number(/VmHWM:\s+(\d+) kB/.exec(await readFile(`/proc/${pid}/status`, 'utf8'))![1]) / 1024,
-    cpuSeconds: () => processTicks(pid, false) / CLOCK_TICKS,
     stop: async () => {
       await running.stop();
       await database.drop();
@@ -42,32 +39,46 @@ export async function startBenchService(env: Record<string, string>): Promise<Be
 
 const CLOCK_TICKS = 100;
 
-/** utime + stime of a process from /proc (with its exited children's, `withChildren`), in clock ticks; 0 once it is gone. */
-function processTicks(pid: number | string, withChildren: boolean): number {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return Number(fields[11]) + Number(fields[12]) + (withChildren ? Number(fields[13]) + Number(fields[14]) : 0);
-  } catch {
-    return 0;
-  }
-}
-
 /**
- * CPU time of every PostgreSQL process on the machine so far, in seconds (the benchmarks' embedded
- * cluster; a backend that exited leaves its time with the postmaster).
+ * CPU seconds so far of this process's descendants (Linux /proc; utime + stime, and cutime + cstime:
+ * a process that exited leaves its time with its parent): each of `roots`' subtrees apart (the
+ * service processes), and the rest together (the embedded PostgreSQL this process started). NaN
+ * where /proc cannot be read.
  */
-export function postgresCpuSeconds(): number {
-  let ticks = 0;
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      if (readFileSync(`/proc/${entry}/comm`, 'utf8').trim() === 'postgres') ticks += processTicks(entry, true);
-    } catch {
-      /* gone */
+export function descendantCpuSeconds(roots: number[]): { roots: Map<number, number>; others: number } {
+  const sums = { roots: new Map(roots.map((root) => [root, 0])), others: 0 };
+  try {
+    const parents = new Map<number, number>();
+    const ticks = new Map<number, number>();
+    for (const entry of readdirSync('/proc')) {
+      if (!/^\d+$/.test(entry)) continue;
+      try {
+        const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+        const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+        parents.set(Number(entry), Number(fields[1]));
+        ticks.set(Number(entry), Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14]));
+      } catch {
+        /* gone */
+      }
     }
+    for (const [pid, own] of ticks) {
+      let parent: number | undefined = pid;
+      for (let depth = 0; parent && parent > 1 && depth < 8; depth++) {
+        if (sums.roots.has(parent)) {
+          sums.roots.set(parent, sums.roots.get(parent)! + own / CLOCK_TICKS);
+          break;
+        }
+        parent = parents.get(parent);
+        if (parent === process.pid) {
+          sums.others += own / CLOCK_TICKS;
+          break;
+        }
+      }
+    }
+    return sums;
+  } catch {
+    return { roots: new Map(roots.map((root) => [root, Number.NaN])), others: Number.NaN };
   }
-  return ticks / CLOCK_TICKS;
 }
 
 /** The value of one sample line of a /metrics text (`name` with its labels, as written there). */

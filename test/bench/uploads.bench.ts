@@ -16,7 +16,7 @@ import sharp from 'sharp';
 import { createImagePool } from '../../workers/image-pool.ts';
 import { ADMIN, START_ARGS } from '../helpers/process.ts';
 import { adminToken } from '../helpers/service.ts';
-import { loopDelayP99, postgresCpuSeconds, startBenchService } from './bench-service.ts';
+import { descendantCpuSeconds, loopDelayP99, startBenchService } from './bench-service.ts';
 
 const POSTERS = 80;
 const PER_EVENT = 2;
@@ -116,7 +116,12 @@ const uploadRound = async (base: string, round: number, side: number) => {
   const running = services.get(base)!;
   await running.loopDelayP99();
   const started = performance.now();
-  const before = { self: selfCpuSeconds(), service: running.cpuSeconds(), postgres: postgresCpuSeconds() };
+  const cpuNow = () => {
+    // Both services are this process's children: each apart, neither counted as PostgreSQL.
+    const descendants = descendantCpuSeconds([service.pid, edgeOnly.pid]);
+    return { self: selfCpuSeconds(), service: descendants.roots.get(running.pid)!, postgres: descendants.others };
+  };
+  const before = cpuNow();
   let event = round * EVENTS + 1;
   const last = (round + 1) * EVENTS;
   await Promise.all(Array.from({ length: IN_FLIGHT }, async () => {
@@ -126,9 +131,10 @@ const uploadRound = async (base: string, round: number, side: number) => {
   // The bus and the indexer finish the last events' work after their answers: their CPU is the
   // round's too (not its time), so the snapshot waits for it.
   await new Promise((resolve) => setTimeout(resolve, 500));
-  cpu[side]!.self += selfCpuSeconds() - before.self;
-  cpu[side]!.service += running.cpuSeconds() - before.service;
-  cpu[side]!.postgres += postgresCpuSeconds() - before.postgres;
+  const after = cpuNow();
+  cpu[side]!.self += after.self - before.self;
+  cpu[side]!.service += after.service - before.service;
+  cpu[side]!.postgres += after.postgres - before.postgres;
   delays.get(base)!.push(await running.loopDelayP99());
   return seconds;
 };
