@@ -228,6 +228,63 @@ test('postgres: a stopped subscription releases its partitions to the other memb
   await bus.close();
 });
 
+test('postgres: the next member to claim a partition starts after the last offset its previous owner committed, however slow that commit', async (t) => {
+  const { database } = await sharedDatabase();
+  const [first, second] = [(await pgBus({ pollMs: 20 })).bus, (await pgBus({ pollMs: 20 })).bus];
+  const topic = topicName('slow-commit');
+  const group = topicName('group');
+  // A commit of this group's offsets takes 500 ms: a deferred trigger sleeps at COMMIT, after the
+  // UPDATE ran. A member that could claim the partition in that time would read the old offset.
+  const trigger = `slow_commit_${randomBytes(4).toString('hex')}`;
+  await database.db.none(`CREATE FUNCTION $1:name() RETURNS trigger LANGUAGE plpgsql AS 'BEGIN PERFORM pg_sleep(0.5); RETURN NULL; END'`, [trigger]);
+  await database.db.none(
+    'CREATE CONSTRAINT TRIGGER $1:name AFTER UPDATE ON bus_offsets DEFERRABLE INITIALLY DEFERRED FOR EACH ROW WHEN (NEW.group_name = $2) EXECUTE FUNCTION $1:name()',
+    [trigger, group],
+  );
+  t.teardown(async () => {
+    await Promise.all([first.close(), second.close()]);
+    await database.db.none('DROP TRIGGER $1:name ON bus_offsets; DROP FUNCTION $1:name()', [trigger]);
+  });
+  const handled: string[] = [];
+  for (const [member, bus] of [first, second].entries()) {
+    await bus.subscribe(group, [topic], async (message) => void handled.push(`${member}:${message.value as number}`));
+  }
+  await first.publish(topic, 'one-key', 1);
+  t.true(await until(async () => handled.length >= 1));
+  await delay(1_500); // three slow commits' time, the other member polling every 20 ms
+  await first.publish(topic, 'one-key', 2);
+  t.true(await until(async () => handled.length >= 2));
+  await delay(1_500);
+  t.deepEqual(handled.map((entry) => entry.split(':')[1]), ['1', '2'], `each message handled once (member:value ${handled.join(', ')})`);
+});
+
+test('postgres: a release whose offset commit fails leaves neither the session nor the partition stuck; the message comes again', async (t) => {
+  const { database } = await sharedDatabase();
+  const { bus } = await pgBus({ pollMs: 20 });
+  const topic = topicName('failed-commit');
+  const group = topicName('group');
+  // The first UPDATE of this group's offsets fails (a sequence, because the error rolls back anything else).
+  const name = `failing_commit_${randomBytes(4).toString('hex')}`;
+  await database.db.none('CREATE SEQUENCE $1:name', [name]);
+  await database.db.none(
+    `CREATE FUNCTION $1:name() RETURNS trigger LANGUAGE plpgsql AS $body$BEGIN IF nextval('$1:value') = 1 THEN RAISE EXCEPTION 'injected'; END IF; RETURN NEW; END$body$`,
+    [name],
+  );
+  await database.db.none('CREATE TRIGGER $1:name BEFORE UPDATE ON bus_offsets FOR EACH ROW WHEN (NEW.group_name = $2) EXECUTE FUNCTION $1:name()', [name, group]);
+  t.teardown(async () => {
+    await bus.close();
+    await database.db.none('DROP TRIGGER $1:name ON bus_offsets; DROP FUNCTION $1:name(); DROP SEQUENCE $1:name', [name]);
+  });
+  const handled: number[] = [];
+  await bus.subscribe(group, [topic], async (message) => void handled.push(message.value as number));
+  await bus.publish(topic, 'one-key', 1);
+  t.true(await until(async () => handled.length >= 2), 'handled again after its commit failed');
+  await bus.publish(topic, 'one-key', 2);
+  t.true(await until(async () => handled.includes(2) && (await bus.lag(group))[topic] === 0), `the group moves on (handled ${handled.join(', ')})`);
+  t.deepEqual(handled, [1, 1, 2]);
+  t.true(bus.health().ok);
+});
+
 test('postgres: messages past retention are pruned, and the offsets of groups gone for as long', async (t) => {
   const { database } = await sharedDatabase();
   const bus = new PostgresBus({ db: database.db, logger, retentionMs: 60_000 });

@@ -67,9 +67,16 @@ const commitOffset = preparedQuery(
   'bus-commit',
   'UPDATE bus_offsets SET committed = $4, updated_at = now() WHERE group_name = $1 AND topic = $2 AND partition = $3 AND committed < $4',
 );
-/** The last offset and the release in one round trip (simple protocol, two statements). */
+/**
+ * The last offset and the release in one round trip (simple protocol). The explicit transaction is
+ * what makes it safe: a session lock is released at once, not at commit, so in the implicit
+ * transaction of a multi-statement query the next owner could claim the partition and read the
+ * offset before this UPDATE committed, and handle the batch again.
+ */
 const COMMIT_AND_RELEASE =
-  'UPDATE bus_offsets SET committed = $4, updated_at = now() WHERE group_name = $1 AND topic = $2 AND partition = $3 AND committed < $4; SELECT pg_advisory_unlock(hashtext($5), $3)';
+  'BEGIN; UPDATE bus_offsets SET committed = $4, updated_at = now() WHERE group_name = $1 AND topic = $2 AND partition = $3 AND committed < $4; COMMIT; SELECT pg_advisory_unlock(hashtext($5), $3)';
+/** After a failed release: ends the transaction it may have left open, and unlocks if it did not. */
+const ROLLBACK_AND_RELEASE = 'ROLLBACK; SELECT pg_advisory_unlock(hashtext($1), $2)';
 
 /** FNV-1a over the key's UTF-8 bytes: stable across processes and releases, unlike hashtext(). */
 export function partitionFor(key: string, partitions = PARTITIONS): number {
@@ -414,16 +421,7 @@ class PostgresSubscription {
                 if (!signal.aborted) this.logger.error({ err: error, topic: unit.topic, partition: unit.partition }, 'bus partition worker failed');
               })
               .finally(async () => {
-                if (this.session === session) {
-                  const lock = this.lockName(unit.topic);
-                  const offset = last;
-                  await session
-                    .run((c) => (offset === null ? c.one(releasePartition(lock, unit.partition)) : c.multi(COMMIT_AND_RELEASE, [this.group, unit.topic, unit.partition, offset, lock])))
-                    .catch((error: unknown) => {
-                      // Uncommitted, the offset is handled again by the next claim (at least once).
-                      if (offset !== null && !signal.aborted) this.logger.warn({ err: error, topic: unit.topic, partition: unit.partition }, 'bus offset commit at release failed');
-                    });
-                }
+                if (this.session === session) await this.release(session, unit, last);
                 this.working.delete(name);
                 // Look again when the batch was full, or when a round passed over work because of
                 // this one (its own partition while busy, or no free slot); a new message notifies anyway.
@@ -440,6 +438,22 @@ class PostgresSubscription {
         await new Promise((resolve) => setTimeout(resolve, 1_000));
       }
       await this.wakeup.wait(this.settings.pollMs);
+    }
+  }
+
+  /** Commits the worker's last offset (when it left one) and releases the partition. */
+  private async release(session: Session, unit: Unit, offset: number | null): Promise<void> {
+    const lock = this.lockName(unit.topic);
+    try {
+      await session.run((c) =>
+        offset === null ? c.one(releasePartition(lock, unit.partition)) : c.multi(COMMIT_AND_RELEASE, [this.group, unit.topic, unit.partition, offset, lock]),
+      );
+    } catch (error) {
+      // Uncommitted, the offset is handled again by the next claim (at least once).
+      if (!this.abort.signal.aborted) this.logger.warn({ err: error, topic: unit.topic, partition: unit.partition }, 'bus partition release failed (its offset, if any, is handled again)');
+      // A failed UPDATE leaves the explicit transaction open and aborted, and the partition locked:
+      // every later query of the session would fail and no member could claim the partition again.
+      await session.run((c) => c.multi(ROLLBACK_AND_RELEASE, [lock, unit.partition])).catch(() => undefined);
     }
   }
 
