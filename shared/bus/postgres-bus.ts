@@ -52,17 +52,18 @@ const pendingPartitions = preparedQuery(
    JOIN bus_offsets o ON o.group_name = $1 AND o.topic = p.topic AND o.partition = p.partition
    WHERE p.topic = ANY($2::text[]) AND p.head > o.committed`,
 );
-const claimPartition = preparedQuery('bus-claim', 'SELECT pg_try_advisory_lock(hashtext($1), $2) AS locked');
 const releasePartition = preparedQuery('bus-release', 'SELECT pg_advisory_unlock(hashtext($1), $2)');
-// Read after the claim returned: the previous owner committed before it unlocked, so the
-// statement's snapshot holds its last offset (whichever connection runs it).
-const messagesAfterCommitted = preparedQuery(
-  'bus-messages-after-committed',
-  `SELECT id, key, seq, value, published_at, headers FROM bus_messages
-   WHERE topic = $2 AND partition = $3
-     AND seq > (SELECT committed FROM bus_offsets WHERE group_name = $1 AND topic = $2 AND partition = $3)
-   ORDER BY seq LIMIT $4`,
-);
+/**
+ * The claim and, when granted, the partition's messages after the group's committed offset: two
+ * statements in one round trip (simple protocol). The read is a statement of its own so that its
+ * snapshot is taken after the lock was granted: the previous owner committed before it unlocked.
+ * The grant travels to the second statement in a session setting.
+ */
+const CLAIM_AND_FETCH = `SELECT set_config('bus.claimed', pg_try_advisory_lock(hashtext($1), $3)::text, false) = 'true' AS locked;
+  SELECT id, key, seq, value, published_at, headers FROM bus_messages
+  WHERE current_setting('bus.claimed') = 'true' AND topic = $2 AND partition = $3
+    AND seq > (SELECT committed FROM bus_offsets WHERE group_name = $4 AND topic = $2 AND partition = $3)
+  ORDER BY seq LIMIT $5`;
 const commitOffset = preparedQuery(
   'bus-commit',
   'UPDATE bus_offsets SET committed = $4, updated_at = now() WHERE group_name = $1 AND topic = $2 AND partition = $3 AND committed < $4',
@@ -406,14 +407,12 @@ class PostgresSubscription {
               this.deferred = true;
               continue;
             }
-            const { locked } = await session.run((c) =>
-              c.one<{ locked: boolean }>(claimPartition(this.lockName(unit.topic), unit.partition)),
-            );
-            if (!locked) continue;
+            const rows = await this.claim(session, unit);
+            if (rows === null) continue;
             // The worker leaves its last offset uncommitted (`last`): the release commits it in the same round trip.
             let last: number | null = null;
             let more = false;
-            const work = this.work(session, unit, (seq) => (last = seq))
+            const work = this.work(session, unit, rows, (seq) => (last = seq))
               .then((full) => {
                 more = full;
               })
@@ -441,6 +440,23 @@ class PostgresSubscription {
     }
   }
 
+  /** The partition's next batch when this session could claim it, else null. */
+  private async claim(session: Session, unit: Unit): Promise<MessageRow[] | null> {
+    const lock = this.lockName(unit.topic);
+    try {
+      const [claimed, rows] = (await session.run((c) => c.multi(CLAIM_AND_FETCH, [lock, unit.topic, unit.partition, this.group, BATCH]))) as [
+        Array<{ locked: boolean }>,
+        MessageRow[],
+      ];
+      return claimed[0]?.locked ? rows : null;
+    } catch (error) {
+      // The lock may have been granted before the read failed: give it back (an unlock of a lock not
+      // held is only a warning), as this session never claims a partition it is working.
+      await session.run((c) => c.one(releasePartition(lock, unit.partition))).catch(() => undefined);
+      throw error;
+    }
+  }
+
   /** Commits the worker's last offset (when it left one) and releases the partition. */
   private async release(session: Session, unit: Unit, offset: number | null): Promise<void> {
     const lock = this.lockName(unit.topic);
@@ -462,14 +478,12 @@ class PostgresSubscription {
   }
 
   /**
-   * Handles up to one batch of a claimed partition in offset order. Each offset is committed before
+   * Handles the batch read at the claim, in offset order. Each offset is committed before
    * the next message is handled; the batch's last one is passed to `handled` for the release to
    * commit. True when the batch was full (the partition may hold more).
    */
-  private async work(session: Session, unit: Unit, handled: (seq: number) => void): Promise<boolean> {
+  private async work(session: Session, unit: Unit, rows: MessageRow[], handled: (seq: number) => void): Promise<boolean> {
     const { signal } = this.abort;
-    // On a pool connection, beside the other partitions' workers: the session carries claims and commits.
-    const rows = await this.db.any<MessageRow>(messagesAfterCommitted(this.group, unit.topic, unit.partition, BATCH));
     const commit = (seq: number) =>
       // Through the lock holder's session: fails, and stops this worker, if the session (and lock) is gone.
       session.run((c) => c.none(commitOffset(this.group, unit.topic, unit.partition, seq)));
