@@ -3,7 +3,7 @@
 // invalidated and, for admin writes, the index updated inline so the caller reads its own write.
 import { appendOutbox } from './bus/outbox.ts';
 import { TOPICS } from './bus/bus.ts';
-import type { Queryable } from './db/database.ts';
+import type { Writer } from './db/database.ts';
 import { monthOf } from './db/repositories/schedules.ts';
 import { syncSchedules } from './search/sync.ts';
 import type { Services } from './services.ts';
@@ -30,7 +30,7 @@ const monthsOf = (dates: string[]) => {
   return [...seen.values()];
 };
 
-export async function recordScheduleChange(tx: Queryable, ...changes: ScheduleChange[]): Promise<void> {
+export async function recordScheduleChange(tx: Writer, ...changes: ScheduleChange[]): Promise<void> {
   await appendOutbox(
     tx,
     ...changes.map((change) => ({

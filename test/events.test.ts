@@ -64,8 +64,9 @@ const getEvent = (id: number) => call(service.url, 'GET', `/api/admin/events/${i
 /** Everything an event write could leave behind, to compare before and after a refused request. */
 async function snapshot() {
   const tables = await Promise.all((['schedules', 'events', 'images', 'schedule_members', 'schedule_images', 'venues', 'activity_log', 'outbox'] as const).map((t) => countRows(db(), t)));
-  const files = existsSync(storageDir()) ? await readdir(storageDir(), { recursive: true }) : [];
-  return { tables, files: files.length };
+  // Files, not directories: a bucket directory made for a refused write may stay (the storage makes each once).
+  const entries = existsSync(storageDir()) ? await readdir(storageDir(), { recursive: true, withFileTypes: true }) : [];
+  return { tables, files: entries.filter((entry) => entry.isFile()).length };
 }
 
 // ---- administrator authentication ------------------------------------------------------------------
@@ -192,6 +193,21 @@ test.serial('POST: a text file posing as an image gives 400 and leaves no schedu
     { fileName: 'fake.jpg', bytes: Buffer.from('this is not an image at all'), type: 'image/jpeg' },
   ]));
   t.is(response.status, 400);
+  t.truthy(response.body.error);
+  t.deepEqual(await snapshot(), before);
+});
+
+test.serial('POST: a write that fails after its posters were stored (its activity-log entry here) answers 500 and leaves no schedule and no file', async (t) => {
+  const payload = eventPayload({ title: '실패하는 기록 ' + Date.now() });
+  // The activity-log insert is the batch's fourth statement, after the images, the event and the members.
+  await db().none(
+    `CREATE FUNCTION refuse_activity() RETURNS trigger LANGUAGE plpgsql AS $body$BEGIN IF NEW.summary LIKE '%실패하는 기록%' THEN RAISE EXCEPTION 'refused by the test'; END IF; RETURN NEW; END$body$;
+     CREATE TRIGGER refuse_activity BEFORE INSERT ON activity_log FOR EACH ROW EXECUTE FUNCTION refuse_activity()`,
+  );
+  t.teardown(() => db().none('DROP TRIGGER refuse_activity ON activity_log; DROP FUNCTION refuse_activity()'));
+  const before = await snapshot();
+  const response = await send('POST', '/api/admin/events', form(payload, [{ fileName: 'a.png', bytes: png, type: 'image/png' }, { fileName: 'b.jpg', bytes: jpeg, type: 'image/jpeg' }]));
+  t.is(response.status, 500);
   t.truthy(response.body.error);
   t.deepEqual(await snapshot(), before);
 });

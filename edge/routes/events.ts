@@ -3,11 +3,11 @@ import type { Static } from '@sinclair/typebox';
 import { ErrorResponse, SuccessResponse } from '../../schemas/common.ts';
 import { AdminEvent, EVENT_CATEGORY_ID, EVENT_SUBTYPES, EventCreatePayload, EventUpdatePayload, IdResponse } from '../../schemas/events.ts';
 import { compile } from '../../schemas/validate.ts';
-import type { Tx } from '../../shared/db/database.ts';
+import { WriteBatch, type Tx, type Writer } from '../../shared/db/database.ts';
 import { logActivity } from '../../shared/db/repositories/activity-log.ts';
-import { deleteImages, insertScheduleImages, type StoredImage } from '../../shared/db/repositories/images.ts';
+import { deleteImages, insertScheduleImages, scheduleImagesInsert, type StoredImage } from '../../shared/db/repositories/images.ts';
 import { deleteSchedule, schedulesByIds } from '../../shared/db/repositories/schedules.ts';
-import { upsertVenue } from '../../shared/db/repositories/venues.ts';
+import { upsertVenue, venueUpsert } from '../../shared/db/repositories/venues.ts';
 import { badRequest, notFound } from '../../shared/errors.ts';
 import { afterScheduleCommit, recordScheduleChange, type ScheduleChange } from '../../shared/schedule-changes.ts';
 import type { Services } from '../../shared/services.ts';
@@ -29,7 +29,7 @@ const asObject = (payload: unknown): Record<string, unknown> => {
 const eventNotFound = () => notFound('해당 행사 일정을 찾을 수 없습니다.');
 const pad2 = (n: number) => String(n).padStart(2, '0');
 
-async function insertMembers(tx: Tx, scheduleId: number, memberIds: number[]): Promise<void> {
+async function insertMembers(tx: Writer, scheduleId: number, memberIds: number[]): Promise<void> {
   if (memberIds.length > 0) {
     await tx.none('INSERT INTO schedule_members (schedule_id, member_id) SELECT $1, unnest($2::int[])', [scheduleId, memberIds]);
   }
@@ -46,6 +46,12 @@ export function eventRoutes(s: Services): Route[] {
    * links in one statement; returns the image ids in poster order.
    */
   async function storePosters(tx: Tx, scheduleId: number, files: UploadedFile[], images: ProcessedImage[], firstPosition: number, name: (index: number, ext: string) => string, written: string[]): Promise<number[]> {
+    const stored = await storePosterFiles(scheduleId, files, images, name, written);
+    return insertScheduleImages(tx, scheduleId, stored, firstPosition);
+  }
+
+  /** Stores the posters' files, every variant of every poster at once. */
+  async function storePosterFiles(scheduleId: number, files: UploadedFile[], images: ProcessedImage[], name: (index: number, ext: string) => string, written: string[]): Promise<StoredImage[]> {
     // allSettled: a failed write must not leave others still writing after the cleanup ran.
     const results = await Promise.allSettled(images.map((image, index) => {
       const key = `event/${scheduleId}/poster/${name(index, posterExtension(files[index]!.fileName, image.format))}`;
@@ -53,8 +59,7 @@ export function eventRoutes(s: Services): Route[] {
     }));
     const failed = results.find((result) => result.status === 'rejected');
     if (failed) throw failed.reason;
-    const stored = results.map((result) => (result as PromiseFulfilledResult<StoredImage>).value);
-    return insertScheduleImages(tx, scheduleId, stored, firstPosition);
+    return results.map((result) => (result as PromiseFulfilledResult<StoredImage>).value);
   }
 
   const withCleanup = <T>(work: (written: string[]) => Promise<T>) => withFileCleanup(s.storage, s.logger, work);
@@ -99,24 +104,27 @@ export function eventRoutes(s: Services): Route[] {
     // Rule 5 in one transaction; rule 6's files are stored inside it so a failure leaves nothing.
     const scheduleId = await withCleanup((written) =>
       s.db.tx('event-create', async (tx) => {
-        const venueId = await upsertVenue(tx, payload.venue);
-        const { id } = await tx.one<{ id: number }>(
-          'INSERT INTO schedules (category_id, title, date, time) VALUES ($1, $2, $3, $4) RETURNING id',
-          [EVENT_CATEGORY_ID, payload.title, payload.date, payload.time || null],
+        // Four round trips in all (BEGIN, these two, COMMIT) where each statement was one: every
+        // statement cost the event loop and PostgreSQL about as much again as its work (issue 13).
+        // The venue and the schedule row first: the posters' keys carry the schedule's id.
+        const { id, venue_id: venueId } = await tx.one<{ id: number; venue_id: number }>(
+          `WITH venue AS ($1:raw), created AS (INSERT INTO schedules (category_id, title, date, time) VALUES ($2, $3, $4, $5) RETURNING id)
+           SELECT created.id, venue.id AS venue_id FROM created, venue`,
+          [venueUpsert(payload.venue), EVENT_CATEGORY_ID, payload.title, payload.date, payload.time || null],
         );
-        // Posters first, so that the event row is written once with their ids.
-        const posterIds = await storePosters(tx, id, body.files, posters, 1, (index, ext) => `${pad2(index + 1)}.${ext}`, written);
-        await tx.none('INSERT INTO events (schedule_id, subtype, school_name, venue_id, post_urls, poster_image_ids) VALUES ($1, $2, $3, $4, $5, $6)', [
-          id,
-          payload.subtype ?? 'university',
-          payload.schoolName,
-          venueId,
-          payload.postUrls?.length ? payload.postUrls : null,
-          posterIds.length > 0 ? posterIds : null,
-        ]);
-        await insertMembers(tx, id, memberIds); // a new schedule has no links to replace
-        await logActivity(tx, { actor: 'admin', action: 'create', category: 'schedule', targetType: 'event_schedule', targetId: id, summary: `행사 일정 '${payload.title}' 등록` });
-        await recordScheduleChange(tx, { scheduleId: id, action: 'create', dates: [payload.date] });
+        const stored = await storePosterFiles(id, body.files, posters, (index, ext) => `${pad2(index + 1)}.${ext}`, written);
+        // Then the rest in one round trip. The event row takes its poster ids, in order, from the links written before it.
+        const batch = new WriteBatch();
+        if (stored.length > 0) await batch.none(...scheduleImagesInsert(id, stored, 1));
+        await batch.none(
+          `INSERT INTO events (schedule_id, subtype, school_name, venue_id, post_urls, poster_image_ids)
+           SELECT $1, $2, $3, $4, $5, (SELECT array_agg(image_id ORDER BY position) FROM schedule_images WHERE schedule_id = $1)`,
+          [id, payload.subtype ?? 'university', payload.schoolName, venueId, payload.postUrls?.length ? payload.postUrls : null],
+        );
+        await insertMembers(batch, id, memberIds); // a new schedule has no links to replace
+        await logActivity(batch, { actor: 'admin', action: 'create', category: 'schedule', targetType: 'event_schedule', targetId: id, summary: `행사 일정 '${payload.title}' 등록` });
+        await recordScheduleChange(batch, { scheduleId: id, action: 'create', dates: [payload.date] });
+        await batch.run(tx);
         return id;
       }),
     );

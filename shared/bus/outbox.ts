@@ -10,7 +10,7 @@
 // Order: entries are published in id order. Ids are taken at insert, so two transactions that
 // commit in the other order can be published in commit order instead; a writer that appends the
 // entry after its row write (the row lock orders the writers) keeps one entity's entries in order.
-import { preparedQuery, type Db, type Queryable } from '../db/database.ts';
+import { preparedQuery, type Db, type Queryable, type Writer } from '../db/database.ts';
 import type { Logger } from '../logger.ts';
 import { startExclusiveLoop, type Session } from '../db/exclusive-loop.ts';
 import { errorMessage, type Bus, type ComponentHealth, type OutgoingMessage } from './bus.ts';
@@ -36,7 +36,7 @@ const unsentEntries = preparedQuery('outbox-unsent', 'SELECT id, topic, key, pay
 const markSent = preparedQuery('outbox-mark-sent', 'UPDATE outbox SET sent_at = now() WHERE id = ANY($1::bigint[])');
 
 /** Inserts the entries, in order, in the caller's transaction; the insert trigger wakes the relay at commit. */
-export async function appendOutbox(tx: Queryable, ...entries: OutboxEntry[]): Promise<void> {
+export async function appendOutbox(tx: Writer, ...entries: OutboxEntry[]): Promise<void> {
   for (const entry of entries) {
     if (!entry.topic) throw new TypeError('outbox entry needs a topic');
     if (typeof entry.key !== 'string') throw new TypeError('outbox entry key must be a string');

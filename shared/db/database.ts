@@ -92,6 +92,31 @@ export function preparedQuery(name: string, text: string): (...values: unknown[]
   return (...values) => new pgPromise.PreparedStatement({ name, text, values });
 }
 
+/** What a write that reads no result needs: a database, a transaction, or a WriteBatch. */
+export interface Writer {
+  none(query: string | pgPromise.PreparedStatement, values?: unknown): Promise<unknown>;
+}
+
+/**
+ * Writes whose results nobody reads, queued and then sent by `run` as one multi-statement query:
+ * one round trip instead of one each (each cost about 0.2 ms of the event loop and 0.1-0.2 ms of
+ * PostgreSQL on the machines measured). The statements see each other's rows in order. An error
+ * surfaces at `run`, which must be awaited inside the transaction the writes belong to.
+ */
+export class WriteBatch implements Writer {
+  readonly #statements: string[] = [];
+
+  async none(query: string | pgPromise.PreparedStatement, values?: unknown): Promise<null> {
+    if (typeof query === 'string') this.#statements.push(pgPromise.as.format(query, values));
+    else this.#statements.push(pgPromise.as.format(query.text as string, query.values));
+    return null;
+  }
+
+  async run(tx: Tx): Promise<void> {
+    if (this.#statements.length > 0) await tx.multi(this.#statements.join(';\n'));
+  }
+}
+
 export const pgErrorCode = (error: unknown): string | undefined =>
   typeof error === 'object' && error !== null && 'code' in error ? String((error as { code: unknown }).code) : undefined;
 

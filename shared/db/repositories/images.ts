@@ -34,7 +34,13 @@ export async function insertImage(db: Queryable, image: StoredImage): Promise<nu
  */
 export async function insertScheduleImages(db: Queryable, scheduleId: number, images: StoredImage[], firstPosition: number): Promise<number[]> {
   if (images.length === 0) return [];
-  const rows = await db.any<{ image_id: number; position: number }>(
+  const rows = await db.any<{ image_id: number; position: number }>(...scheduleImagesInsert(scheduleId, images, firstPosition));
+  return rows.sort((a, b) => a.position - b.position).map((row) => row.image_id);
+}
+
+/** The statement of insertScheduleImages and its values, for a WriteBatch (`batch.none(...scheduleImagesInsert(…))`). */
+export function scheduleImagesInsert(scheduleId: number, images: StoredImage[], firstPosition: number): [string, unknown[]] {
+  return [
     `WITH posters AS (
        SELECT * FROM unnest($2::text[], $3::text[], $4::text[], $5::int[], $6::int[]) WITH ORDINALITY AS p(original_key, medium_key, thumb_key, width, height, n)
      ), inserted AS (
@@ -54,8 +60,7 @@ export async function insertScheduleImages(db: Queryable, scheduleId: number, im
       images.map((image) => image.height),
       firstPosition,
     ],
-  );
-  return rows.sort((a, b) => a.position - b.position).map((row) => row.image_id);
+  ];
 }
 
 /** Deletes the records and returns their storage keys, to delete the files after the commit. */
