@@ -1,7 +1,7 @@
 // The message bus actors talk through (ARCHITECTURE.md, "Bus, topics and actors"): Kafka when
 // KAFKA_BROKERS is set, otherwise PostgreSQL tables in the application database. Both pass the same
 // contract suite (test/bus-contract.ts).
-import type { Db } from '../db/database.ts';
+import type { Db, Writer } from '../db/database.ts';
 import type { Logger } from '../logger.ts';
 import { extractContext, failSpan, inSpan, messageAttributes, SpanKind, tracing, type TraceHeaders } from '../tracing.ts';
 
@@ -72,6 +72,12 @@ export type MessageHandler = (message: BusMessage) => Promise<void>;
 export interface Bus {
   publish(topic: string, key: string, value: unknown): Promise<void>;
   publishMany(messages: OutgoingMessage[]): Promise<void>;
+  /**
+   * For a bus kept in the database `db` (PostgreSQL): a publish that appends through a writer, so
+   * that the messages commit with the writer's other writes (the outbox relay's mark). Null, or
+   * absent, for a broker or a bus kept elsewhere.
+   */
+  appenderFor?(db: Db): ((writer: Writer, messages: OutgoingMessage[]) => Promise<void>) | null;
   /** Consumer group semantics: each message is handled by one member of the group, at least once, in order per key; a failing message is retried with backoff, then goes to `<topic>.dlq` and the group moves on. */
   subscribe(group: string, topics: string[], handler: MessageHandler, options?: SubscribeOptions): Promise<Subscription>;
   /** Messages published and not yet handled by the group, per topic (for metrics). */

@@ -4,13 +4,14 @@
 // One relay is active among all processes: it holds a session-level advisory lock on a dedicated
 // connection and reads and marks entries through that same connection. The others poll the lock
 // and take over within `pollMs` when the active relay's session ends (process killed, connection
-// lost). Delivery is at least once: a relay that dies between publishing and marking publishes the
-// batch again on takeover, which idempotent consumers absorb.
+// lost). Delivery to Kafka is at least once: a relay that dies between publishing and marking
+// publishes the batch again on takeover, which idempotent consumers absorb. The PostgreSQL bus takes
+// a batch and its mark in one transaction: once.
 //
 // Order: entries are published in id order. Ids are taken at insert, so two transactions that
 // commit in the other order can be published in commit order instead; a writer that appends the
 // entry after its row write (the row lock orders the writers) keeps one entity's entries in order.
-import { preparedQuery, type Db, type Queryable, type Writer } from '../db/database.ts';
+import { preparedQuery, WriteBatch, type Db, type Queryable, type Writer } from '../db/database.ts';
 import type { Logger } from '../logger.ts';
 import { startExclusiveLoop, type Session } from '../db/exclusive-loop.ts';
 import { errorMessage, type Bus, type ComponentHealth, type OutgoingMessage } from './bus.ts';
@@ -96,14 +97,32 @@ export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
   const retentionMs = options.retentionMs ?? 7 * DAY_MS;
   let nextPruneAt = 0;
 
+  // A bus kept in this database takes the batch and its mark in one transaction, one round trip:
+  // published exactly once. Both commit asynchronously (the session's setting): a server crash can
+  // lose the two together, as if the relay had not run, and the entries are published again.
+  const appendHere = bus.appenderFor?.(db) ?? null;
+
+  /** Publishes the entries' messages and marks the entries sent. */
+  const publishAndMark = async (session: Session, messages: OutgoingMessage[], ids: number[]) => {
+    if (appendHere) {
+      const batch = new WriteBatch();
+      await appendHere(batch, messages);
+      await batch.none(markSent(ids));
+      await batch.run(session);
+      return;
+    }
+    await bus.publishMany(messages);
+    // Through the lock holder's session: if it is gone, this fails and the next relay publishes again.
+    await session.none(markSent(ids));
+  };
+
   /** One batch: read unsent entries, publish, mark sent. True when a full batch suggests more waiting. */
   const relayBatch = async (current: Session): Promise<boolean> => {
     const rows = await current.any<OutboxRow>(unsentEntries(batchSize));
     if (rows.length > 0) {
-      if (tracing) await publishTraced(rows);
-      else await bus.publishMany(rows.map((row) => ({ topic: row.topic, key: row.key, value: row.payload })));
-      // Through the lock holder's session: if it is gone, this fails and the next relay publishes again.
-      await current.none(markSent(rows.map((row) => row.id)));
+      const ids = rows.map((row) => row.id);
+      if (tracing) await publishTraced(rows, (messages) => publishAndMark(current, messages, ids));
+      else await publishAndMark(current, rows.map((row) => ({ topic: row.topic, key: row.key, value: row.payload })), ids);
     }
     if (rows.length === batchSize) return true;
     if (retentionMs > 0 && Date.now() >= nextPruneAt) {
@@ -114,11 +133,11 @@ export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
   };
 
   /** A producer span per entry, the child of the write that appended it; the message carries that span's context. */
-  const publishTraced = async (rows: OutboxRow[]) => {
+  const publishTraced = async (rows: OutboxRow[], publish: (messages: OutgoingMessage[]) => Promise<void>) => {
     const spans = rows.map((row) => startSpan(`outbox publish ${row.topic}`, SpanKind.PRODUCER, { ...messageAttributes(row.topic, row.key), 'outbox.id': row.id }, extractContext(row.trace_context)));
     const messages: OutgoingMessage[] = rows.map((row, i) => ({ topic: row.topic, key: row.key, value: row.payload, headers: currentTraceHeaders(traceContextOf(spans[i]!)) }));
     try {
-      await bus.publishMany(messages);
+      await publish(messages);
     } catch (error) {
       for (const span of spans) span.recordException(error as Error);
       throw error;

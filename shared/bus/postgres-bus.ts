@@ -14,7 +14,7 @@
 // still had in flight may finish, which is one more at-least-once duplicate for an idempotent actor.
 // Claiming and committing on one session (not `pg_try_advisory_xact_lock` in a transaction around
 // the handler) keeps transactions short and pool connections free while handlers run.
-import { preparedQuery, type Db } from '../db/database.ts';
+import { preparedQuery, type Db, type Writer } from '../db/database.ts';
 import type { Logger } from '../logger.ts';
 import { currentTraceHeaders, inConsumerSpans, tracing, type TraceHeaders } from '../tracing.ts';
 import {
@@ -149,6 +149,14 @@ export class PostgresBus implements Bus {
     await this.append(messages);
   }
 
+  appenderFor(db: Db): ((writer: Writer, messages: OutgoingMessage[]) => Promise<void>) | null {
+    if (db !== this.db) return null;
+    return async (writer, messages) => {
+      if (this.closed) throw new Error('bus is closed');
+      await this.append(messages, writer);
+    };
+  }
+
   /** Copies a message that exhausted its attempts to `<topic>.dlq`, same key and value (also while the bus closes). */
   sendToDlq(message: BusMessage, group: string, attempts: number, error: unknown): Promise<void> {
     this.deadLetterCounts.add(group, message.topic);
@@ -162,7 +170,8 @@ export class PostgresBus implements Bus {
     ]);
   }
 
-  private async append(messages: StoredMessage[]): Promise<void> {
+  /** Through `writer`, the append commits with the writer's transaction (a multi-statement query is one). */
+  private async append(messages: StoredMessage[], writer: Writer = this.db): Promise<void> {
     if (messages.length === 0) return;
     // The publisher's trace context rides in the headers column (a message without its own).
     const trace = tracing ? currentTraceHeaders() : undefined;
@@ -174,7 +183,7 @@ export class PostgresBus implements Bus {
     // The NOTIFY of each topic is delivered at commit. `heads` reserves a run of offsets per
     // (topic, partition); its row locks, taken in (topic, partition) order so that two publishers
     // never deadlock, are held until commit: appends to a partition commit in offset order.
-    await this.db.none(
+    await writer.none(
       `SELECT pg_notify('${CHANNEL}', topic) FROM (SELECT DISTINCT unnest($1::text[]) AS topic) AS topics;
        WITH input AS (
          SELECT * FROM unnest($1::text[], $2::text[], $3::int[], $4::jsonb[], $5::jsonb[])

@@ -112,7 +112,8 @@ export class WriteBatch implements Writer {
     return null;
   }
 
-  async run(tx: Tx): Promise<void> {
+  /** Sends the writes; on a connection outside a transaction they are one implicit transaction. */
+  async run(tx: Pick<Tx, 'multi'>): Promise<void> {
     if (this.#statements.length > 0) await tx.multi(this.#statements.join(';\n'));
   }
 }
