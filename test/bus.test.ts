@@ -158,6 +158,69 @@ test('postgres: offsets are dense per partition, in publishing order', async (t)
   await bus.close();
 });
 
+/** A message appended as a publisher of an earlier release did (its NOTIFY names the topic alone), or with no NOTIFY at all. */
+async function appendOldStyle(database: Database, topic: string, key: string, value: unknown, notify: boolean): Promise<void> {
+  await database.db.multi(
+    `WITH h AS (
+       INSERT INTO bus_partitions (topic, partition, head) VALUES ($1, $2, 1)
+       ON CONFLICT (topic, partition) DO UPDATE SET head = bus_partitions.head + 1 RETURNING head
+     )
+     INSERT INTO bus_messages (topic, key, partition, seq, value) SELECT $1, $3, $2, head, $4::jsonb FROM h;
+     ${notify ? "SELECT pg_notify('bus_messages', $1)" : 'SELECT 1'}`,
+    [topic, partitionFor(key), key, JSON.stringify(value)],
+  );
+}
+
+test('postgres: a message notified by topic alone (a publisher of an earlier release) is delivered at once', async (t) => {
+  const { bus, database } = await pgBus({ pollMs: 60_000 });
+  const topic = topicName('old-notify');
+  const received: unknown[] = [];
+  await bus.subscribe(topicName('group'), [topic], async (message) => void received.push(message.value));
+  await delay(200);
+  await appendOldStyle(database, topic, 'k', '예전 알림', true);
+  const started = Date.now();
+  while (received.length === 0 && Date.now() - started < 5_000) await delay(5);
+  t.deepEqual(received, ['예전 알림']);
+  t.true(Date.now() - started < 2_000, `delivered in ${Date.now() - started} ms`);
+  await bus.close();
+});
+
+test('postgres: a message whose notification was missed is delivered by the polling fallback', async (t) => {
+  const { bus, database } = await pgBus({ pollMs: 200 });
+  const topic = topicName('missed-notify');
+  const received: unknown[] = [];
+  await bus.subscribe(topicName('group'), [topic], async (message) => void received.push(message.value));
+  await bus.publish(topic, 'k', 1); // a notified one first: the member is past its start
+  t.true(await until(() => received.length === 1));
+  await appendOldStyle(database, topic, 'k', 2, false);
+  t.true(await until(() => received.length === 2, 3_000), 'delivered without a notification');
+  t.deepEqual(received, [1, 2]);
+  await bus.close();
+});
+
+test('postgres: a notified partition with nothing for the group is not kept claimed', async (t) => {
+  const { bus, database } = await pgBus({ pollMs: 60_000 });
+  const topic = topicName('empty-notify');
+  const group = topicName('group');
+  const received: unknown[] = [];
+  await bus.subscribe(group, [topic], async (message) => void received.push(message.value));
+  await bus.publish(topic, 'k', 1);
+  t.true(await until(() => received.length === 1));
+  // A notification for every partition, the handled message's included, and nothing new to read.
+  for (let partition = 0; partition < PARTITIONS; partition++) await database.db.one("SELECT pg_notify('bus_messages', $1)", [`${topic}\u001f${partition}`]);
+  await delay(300);
+  const held = await database.db.one<{ count: number }>(
+    "SELECT count(*)::int AS count FROM pg_locks WHERE locktype = 'advisory' AND granted AND classid::int = hashtext($1) AND database = (SELECT oid FROM pg_database WHERE datname = current_database())",
+    [`bus\u001f${group}\u001f${topic}`],
+  );
+  t.is(held.count, 0, 'no partition of the group left locked');
+  // And a partition so notified is claimed again by the next publish.
+  await bus.publish(topic, 'k', 2);
+  t.true(await until(() => received.length === 2));
+  t.deepEqual(received, [1, 2]);
+  await bus.close();
+});
+
 test('postgres: a consumer wakes on NOTIFY, without waiting for the polling fallback', async (t) => {
   const { bus } = await pgBus({ pollMs: 60_000 });
   const topic = topicName('notify');

@@ -244,19 +244,20 @@ export class Wakeup {
     else this.pending = true;
   }
 
-  wait(ms: number): Promise<void> {
+  /** True when notified, false when `ms` passed first. */
+  wait(ms: number): Promise<boolean> {
     if (this.pending) {
       this.pending = false;
-      return Promise.resolve();
+      return Promise.resolve(true);
     }
     return new Promise((resolve) => {
-      const timer = setTimeout(() => finish(), ms);
-      const finish = () => {
+      const timer = setTimeout(() => finish(false), ms);
+      const finish = (notified: boolean) => {
         clearTimeout(timer);
         this.release = null;
-        resolve();
+        resolve(notified);
       };
-      this.release = finish;
+      this.release = () => finish(true);
     });
   }
 }

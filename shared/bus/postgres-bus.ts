@@ -7,7 +7,10 @@
 //
 // Claims: each subscription opens one dedicated connection (its "session", outside the pool). It
 // claims a (group, topic, partition) with a session-level `pg_try_advisory_lock`, LISTENs for new
-// messages, and commits every offset through that same connection. While the session lives no other
+// messages, and commits every offset through that same connection. A publish notifies each
+// (topic, partition) it appended to, and a member claims those partitions directly; it reads which
+// partitions have messages for its group only when it starts, after a fault, and on its polling
+// fallback (a notification missed while a connection was down). While the session lives no other
 // member can claim the partition; when the process dies, PostgreSQL ends the session and releases
 // its locks, so another member takes over at once. Because commits go through the lock holder's own
 // session, a member that lost its session (and so its locks) can never commit an offset; a handler it
@@ -53,17 +56,22 @@ const pendingPartitions = preparedQuery(
    WHERE p.topic = ANY($2::text[]) AND p.head > o.committed`,
 );
 const releasePartition = preparedQuery('bus-release', 'SELECT pg_advisory_unlock(hashtext($1), $2)');
+/** The partition's messages after the group's committed offset, when this session claimed it. */
+const AFTER_COMMITTED = `FROM bus_messages
+  WHERE current_setting('bus.claimed') = 'true' AND topic = $2 AND partition = $3
+    AND seq > (SELECT committed FROM bus_offsets WHERE group_name = $4 AND topic = $2 AND partition = $3)`;
 /**
- * The claim and, when granted, the partition's messages after the group's committed offset: two
- * statements in one round trip (simple protocol). The read is a statement of its own so that its
- * snapshot is taken after the lock was granted: the previous owner committed before it unlocked.
- * The grant travels to the second statement in a session setting.
+ * The claim and, when granted, the partition's messages after the group's committed offset, in one
+ * round trip (simple protocol). The read is a statement of its own so that its snapshot is taken
+ * after the lock was granted: the previous owner committed before it unlocked. The grant travels to
+ * the next statements in a session setting. A claim that finds nothing (a notified message another
+ * member handled) is given back by the third statement: it unlocks only when it, later than the
+ * read, still finds nothing, so the caller holds the lock exactly when `released` is not true.
  */
 const CLAIM_AND_FETCH = `SELECT set_config('bus.claimed', pg_try_advisory_lock(hashtext($1), $3)::text, false) = 'true' AS locked;
-  SELECT id, key, seq, value, published_at, headers FROM bus_messages
-  WHERE current_setting('bus.claimed') = 'true' AND topic = $2 AND partition = $3
-    AND seq > (SELECT committed FROM bus_offsets WHERE group_name = $4 AND topic = $2 AND partition = $3)
-  ORDER BY seq LIMIT $5`;
+  SELECT id, key, seq, value, published_at, headers ${AFTER_COMMITTED} ORDER BY seq LIMIT $5;
+  SELECT CASE WHEN current_setting('bus.claimed') = 'true' AND NOT EXISTS (SELECT 1 ${AFTER_COMMITTED})
+    THEN pg_advisory_unlock(hashtext($1), $3) ELSE false END AS released`;
 const commitOffset = preparedQuery(
   'bus-commit',
   'UPDATE bus_offsets SET committed = $4, updated_at = now() WHERE group_name = $1 AND topic = $2 AND partition = $3 AND committed < $4',
@@ -180,11 +188,11 @@ export class PostgresBus implements Bus {
       if (typeof message.key !== 'string') throw new TypeError('bus message key must be a string');
     }
     // One round trip, one transaction: a multi-statement query runs as a single implicit transaction.
-    // The NOTIFY of each topic is delivered at commit. `heads` reserves a run of offsets per
+    // The NOTIFY of each (topic, partition) is delivered at commit. `heads` reserves a run of offsets per
     // (topic, partition); its row locks, taken in (topic, partition) order so that two publishers
     // never deadlock, are held until commit: appends to a partition commit in offset order.
     await writer.none(
-      `SELECT pg_notify('${CHANNEL}', topic) FROM (SELECT DISTINCT unnest($1::text[]) AS topic) AS topics;
+      `SELECT pg_notify('${CHANNEL}', topic || chr(31) || partition) FROM (SELECT DISTINCT * FROM unnest($1::text[], $3::int[])) AS appended(topic, partition);
        WITH input AS (
          SELECT * FROM unnest($1::text[], $2::text[], $3::int[], $4::jsonb[], $5::jsonb[])
            WITH ORDINALITY AS m(topic, key, partition, value, headers, ord)
@@ -316,7 +324,13 @@ class Session {
   }
 }
 
-const unitName = (unit: Unit) => `${unit.topic}\u0000${unit.partition}`;
+/** The NOTIFY payload of a publish to the partition, and this subscription's name for it. */
+const unitName = (unit: Unit) => `${unit.topic}\u001f${unit.partition}`;
+const unitOf = (name: string): Unit | null => {
+  const at = name.lastIndexOf('\u001f');
+  const partition = Number(name.slice(at + 1));
+  return at > 0 && Number.isInteger(partition) && partition >= 0 && partition < PARTITIONS ? { topic: name.slice(0, at), partition } : null;
+};
 
 class PostgresSubscription {
   private session: Session | null = null;
@@ -330,6 +344,10 @@ class PostgresSubscription {
   private lastFailure: string | null = null;
   /** The last round found a partition with messages that it left for later (busy here, or no free slot). */
   private deferred = false;
+  /** Partitions to claim in the next round: notified by a publish, left for later, or with a full batch behind. */
+  private readonly notified = new Set<string>();
+  /** The next round reads every partition with messages for the group (start, a fault, a plain-topic notification). */
+  private scan = true;
 
   constructor(
     private readonly bus: PostgresBus,
@@ -375,12 +393,18 @@ class PostgresSubscription {
       direct: true,
       onLost: (error: unknown) => {
         if (session && this.session === session) this.session = null;
+        this.scan = true;
         if (!this.abort.signal.aborted) this.logger.error({ err: error }, 'bus session lost: its partitions are released');
         this.wakeup.notify();
       },
     });
     connection.client.on('notification', (notification: { channel: string; payload?: string }) => {
-      if (notification.channel === CHANNEL && notification.payload && this.topicSet.has(notification.payload)) this.wakeup.notify();
+      if (notification.channel !== CHANNEL || !notification.payload) return;
+      const unit = unitOf(notification.payload);
+      if (unit && this.topicSet.has(unit.topic)) this.notified.add(notification.payload);
+      else if (this.topicSet.has(notification.payload)) this.scan = true; // a publisher of an earlier release names the topic alone
+      else return;
+      this.wakeup.notify();
     });
     await connection.none('LISTEN $1:name', [CHANNEL]);
     // Offset commits need not wait for the WAL flush: a server crash can only roll an offset back a
@@ -395,6 +419,7 @@ class PostgresSubscription {
   private async coordinate(): Promise<void> {
     const { signal } = this.abort;
     let touchAt = Date.now() + TOUCH_EVERY_MS;
+    let woken = false;
     while (!signal.aborted) {
       try {
         if (Date.now() >= touchAt) {
@@ -406,14 +431,22 @@ class PostgresSubscription {
         const session = this.session;
         if (session && this.working.size < this.settings.concurrency) {
           this.deferred = false;
-          const pending = await this.db.any<Unit>(pendingPartitions(this.group, this.topics));
-          shuffle(pending);
-          for (const unit of pending) {
+          // Taken before the read: a notification that comes during it is for the next round.
+          const names = new Set(this.notified);
+          this.notified.clear();
+          if (this.scan || !woken) {
+            this.scan = false;
+            for (const unit of await this.db.any<Unit>(pendingPartitions(this.group, this.topics))) names.add(unitName(unit));
+          }
+          const units = [...names].map(unitOf).filter((unit) => unit !== null);
+          shuffle(units);
+          for (const unit of units) {
             if (signal.aborted) break;
             const name = unitName(unit);
             // Session locks stack within one session, so the slots of this subscription check locally.
             if (this.working.size >= this.settings.concurrency || this.working.has(name)) {
               this.deferred = true;
+              this.notified.add(name);
               continue;
             }
             const rows = await this.claim(session, unit);
@@ -431,6 +464,7 @@ class PostgresSubscription {
               .finally(async () => {
                 if (this.session === session) await this.release(session, unit, last);
                 this.working.delete(name);
+                if (more) this.notified.add(name);
                 // Look again when the batch was full, or when a round passed over work because of
                 // this one (its own partition while busy, or no free slot); a new message notifies anyway.
                 if (more || this.deferred) this.wakeup.notify();
@@ -442,22 +476,25 @@ class PostgresSubscription {
       } catch (error) {
         if (signal.aborted) break;
         this.lastFailure = errorMessage(error);
+        this.scan = true;
         this.logger.error({ err: error }, 'bus subscription loop failed; retrying');
         await new Promise((resolve) => setTimeout(resolve, 1_000));
       }
-      await this.wakeup.wait(this.settings.pollMs);
+      woken = await this.wakeup.wait(this.settings.pollMs);
     }
   }
 
-  /** The partition's next batch when this session could claim it, else null. */
+  /** The partition's next batch when this session could claim it and it holds one, else null (not claimed). */
   private async claim(session: Session, unit: Unit): Promise<MessageRow[] | null> {
     const lock = this.lockName(unit.topic);
     try {
-      const [claimed, rows] = (await session.run((c) => c.multi(CLAIM_AND_FETCH, [lock, unit.topic, unit.partition, this.group, BATCH]))) as [
+      const [claimed, rows, given] = (await session.run((c) => c.multi(CLAIM_AND_FETCH, [lock, unit.topic, unit.partition, this.group, BATCH]))) as [
         Array<{ locked: boolean }>,
         MessageRow[],
+        Array<{ released: boolean }>,
       ];
-      return claimed[0]?.locked ? rows : null;
+      // Claimed with an empty read and not given back: a message came in between; the worker finds nothing and releases.
+      return claimed[0]?.locked && !given[0]?.released ? rows : null;
     } catch (error) {
       // The lock may have been granted before the read failed: give it back (an unlock of a lock not
       // held is only a warning), as this session never claims a partition it is working.
