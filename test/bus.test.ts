@@ -119,6 +119,24 @@ async function pgBus(options: { pollMs?: number } = {}): Promise<{ bus: Postgres
   return { bus: new PostgresBus({ db: database.db, logger, ...options }), database };
 }
 
+/**
+ * Makes the first UPDATE of `table`'s rows whose `column` is `value` fail (a sequence counts the
+ * attempts, because the error rolls back anything else). Returns the sequence's name and the drop.
+ */
+async function failFirstUpdate(database: Database, table: string, column: string, value: string): Promise<{ attempts: () => Promise<number>; drop: () => Promise<void> }> {
+  const name = `failing_update_${randomBytes(4).toString('hex')}`;
+  await database.db.none('CREATE SEQUENCE $1:name', [name]);
+  await database.db.none(
+    `CREATE FUNCTION $1:name() RETURNS trigger LANGUAGE plpgsql AS $body$BEGIN IF nextval('$1:value') = 1 THEN RAISE EXCEPTION 'injected'; END IF; RETURN NEW; END$body$`,
+    [name],
+  );
+  await database.db.none('CREATE TRIGGER $1:name BEFORE UPDATE ON $2:name FOR EACH ROW WHEN (NEW.$3:name = $4) EXECUTE FUNCTION $1:name()', [name, table, column, value]);
+  return {
+    attempts: async () => (await database.db.one<{ n: number }>('SELECT last_value::int AS n FROM $1:name', [name])).n,
+    drop: async () => void (await database.db.none('DROP TRIGGER $1:name ON $2:name; DROP FUNCTION $1:name(); DROP SEQUENCE $1:name', [name, table])),
+  };
+}
+
 test('createBus without KAFKA_BROKERS is the PostgreSQL bus', async (t) => {
   const { database } = await sharedDatabase();
   const bus = await createBus({ db: database.db, logger, kafkaBrokers: null });
@@ -329,17 +347,10 @@ test.serial('postgres: a release whose offset commit fails leaves neither the se
   const { bus } = await pgBus({ pollMs: 20 });
   const topic = topicName('failed-commit');
   const group = topicName('group');
-  // The first UPDATE of this group's offsets fails (a sequence, because the error rolls back anything else).
-  const name = `failing_commit_${randomBytes(4).toString('hex')}`;
-  await database.db.none('CREATE SEQUENCE $1:name', [name]);
-  await database.db.none(
-    `CREATE FUNCTION $1:name() RETURNS trigger LANGUAGE plpgsql AS $body$BEGIN IF nextval('$1:value') = 1 THEN RAISE EXCEPTION 'injected'; END IF; RETURN NEW; END$body$`,
-    [name],
-  );
-  await database.db.none('CREATE TRIGGER $1:name BEFORE UPDATE ON bus_offsets FOR EACH ROW WHEN (NEW.group_name = $2) EXECUTE FUNCTION $1:name()', [name, group]);
+  const failing = await failFirstUpdate(database, 'bus_offsets', 'group_name', group);
   t.teardown(async () => {
     await bus.close();
-    await database.db.none('DROP TRIGGER $1:name ON bus_offsets; DROP FUNCTION $1:name(); DROP SEQUENCE $1:name', [name]);
+    await failing.drop();
   });
   const handled: number[] = [];
   await bus.subscribe(group, [topic], async (message) => void handled.push(message.value as number));
@@ -443,26 +454,18 @@ test.serial('outbox: the relay publishes in batches, in id order per key, and ma
 test.serial('outbox: with the PostgreSQL bus a batch and its mark commit together: a failed mark publishes nothing, the retry publishes once', async (t) => {
   const { bus, database } = await pgBus();
   const topic = topicName('outbox-atomic');
-  // The first mark of this topic's entries fails (a sequence, because the error rolls back anything else).
-  const name = `failing_mark_${randomBytes(4).toString('hex')}`;
-  await database.db.none('CREATE SEQUENCE $1:name', [name]);
-  await database.db.none(
-    `CREATE FUNCTION $1:name() RETURNS trigger LANGUAGE plpgsql AS $body$BEGIN IF nextval('$1:value') = 1 THEN RAISE EXCEPTION 'injected'; END IF; RETURN NEW; END$body$`,
-    [name],
-  );
-  await database.db.none('CREATE TRIGGER $1:name BEFORE UPDATE ON outbox FOR EACH ROW WHEN (NEW.topic = $2) EXECUTE FUNCTION $1:name()', [name, topic]);
+  const failing = await failFirstUpdate(database, 'outbox', 'topic', topic); // the first mark of these entries
   const relay = startOutboxRelay({ db: database.db, bus, logger, pollMs: 100 });
   t.teardown(async () => {
     await relay.stop();
     await bus.close();
-    await database.db.none('DROP TRIGGER $1:name ON outbox; DROP FUNCTION $1:name(); DROP SEQUENCE $1:name', [name]);
+    await failing.drop();
   });
   await database.db.tx((tx) => appendOutbox(tx, { topic, key: 'schedule-1', payload: { id: 1 } }, { topic, key: 'schedule-2', payload: { id: 2 } }));
   t.true(await until(async () => (await relay.backlog()) === 0), 'the retry after the failed mark goes through');
   const published = await database.db.map('SELECT key FROM bus_messages WHERE topic = $1 ORDER BY id', [topic], (row: { key: string }) => row.key);
   t.deepEqual(published, ['schedule-1', 'schedule-2'], 'each entry published once');
-  const { marks } = await database.db.one<{ marks: number }>('SELECT last_value::int AS marks FROM $1:name', [name]);
-  t.true(marks >= 2, 'the first mark did fail');
+  t.true((await failing.attempts()) >= 2, 'the first mark did fail');
   t.true(relay.health().ok);
 });
 
