@@ -342,8 +342,6 @@ class PostgresSubscription {
   private stopping: Promise<void> | null = null;
   /** The error of the coordinating loop's last round, null when it went through. */
   private lastFailure: string | null = null;
-  /** The last round found a partition with messages that it left for later (busy here, or no free slot). */
-  private deferred = false;
   /** Partitions to claim in the next round: notified by a publish, left for later, or with a full batch behind. */
   private readonly notified = new Set<string>();
   /** The next round reads every partition with messages for the group (start, a fault, a plain-topic notification). */
@@ -430,7 +428,6 @@ class PostgresSubscription {
         if (!this.session && this.working.size === 0) await this.openSession();
         const session = this.session;
         if (session && this.working.size < this.settings.concurrency) {
-          this.deferred = false;
           // Taken before the read: a notification that comes during it is for the next round.
           const names = new Set(this.notified);
           this.notified.clear();
@@ -438,15 +435,15 @@ class PostgresSubscription {
             this.scan = false;
             for (const unit of await this.db.any<Unit>(pendingPartitions(this.group, this.topics))) names.add(unitName(unit));
           }
-          const units = [...names].map(unitOf).filter((unit) => unit !== null);
-          shuffle(units);
-          for (const unit of units) {
+          const order = [...names];
+          shuffle(order);
+          for (const name of order) {
             if (signal.aborted) break;
-            const name = unitName(unit);
+            const unit = unitOf(name);
+            if (unit === null) continue;
             // Session locks stack within one session, so the slots of this subscription check locally.
             if (this.working.size >= this.settings.concurrency || this.working.has(name)) {
-              this.deferred = true;
-              this.notified.add(name);
+              this.notified.add(name); // for the round after a release
               continue;
             }
             const rows = await this.claim(session, unit);
@@ -465,13 +462,13 @@ class PostgresSubscription {
                 if (this.session === session) await this.release(session, unit, last);
                 this.working.delete(name);
                 if (more) this.notified.add(name);
-                // Look again when the batch was full, or when a round passed over work because of
-                // this one (its own partition while busy, or no free slot); a new message notifies anyway.
-                if (more || this.deferred) this.wakeup.notify();
+                // Look again when something waits: a full batch, a partition a round passed over
+                // (this one while busy, or no free slot), a read the fallback left for a free slot.
+                if (this.notified.size > 0 || this.scan) this.wakeup.notify();
               });
             this.working.set(name, work);
           }
-        } else if (session) this.deferred = true; // every slot busy: a release looks again
+        } else if (session && !woken) this.scan = true; // every slot busy: the fallback's read waits for a release
         this.lastFailure = null;
       } catch (error) {
         if (signal.aborted) break;
