@@ -1,5 +1,5 @@
 // users and game_links (auth-service.md 2.1, 2.2).
-import type { Db, Queryable } from '../database.ts';
+import { preparedQuery, type Db, type Queryable } from '../database.ts';
 
 export interface UserRow {
   id: number;
@@ -60,7 +60,10 @@ export const findUserByEmail = (db: Queryable, email: string) => db.oneOrNone<Us
 /** findUserByEmail as a statement, for a login's first round trip (login-attempts.ts, openAttempt). */
 export const userByEmail = (email: string) => ({ text: BY_EMAIL, values: [email] });
 
-export const findUserById = (db: Queryable, id: number) => db.oneOrNone<UserRow>(`SELECT ${COLUMNS} FROM users WHERE id = $1`, [id]);
+/** Read on every request that carries a user's token (/auth/me, refresh): prepared. */
+const userById = preparedQuery('user-by-id', `SELECT ${COLUMNS} FROM users WHERE id = $1`);
+
+export const findUserById = (db: Queryable, id: number) => db.oneOrNone<UserRow>(userById(id));
 
 export const findUserByVerifyToken = (db: Queryable, token: string) =>
   db.oneOrNone<UserRow>(`SELECT ${COLUMNS} FROM users WHERE verify_token = $1`, [token]);
