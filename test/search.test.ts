@@ -63,9 +63,9 @@ if (opensearchUrl) {
 }
 
 /** A fresh migrated database of its own for one test, dropped when it ends. */
-async function migratedDatabase(t: ExecutionContext): Promise<Database> {
+async function migratedDatabase(t: ExecutionContext, connections = 4): Promise<Database> {
   const testDatabase = await createTestDatabase();
-  const database = connectDatabase(testDatabase.url, logger, 4);
+  const database = connectDatabase(testDatabase.url, logger, connections);
   t.teardown(async () => {
     await database.close();
     await testDatabase.drop();
@@ -121,14 +121,8 @@ test('embedded: an upsert and a remove, one statement each, wait for a rebuild h
 });
 
 test('a written schedule\'s search document is read with the plan its connection made once, not planned on every write', async (t) => {
-  const testDatabase = await createTestDatabase();
   // One connection: every read below runs on the session whose prepared statement is inspected.
-  const database = connectDatabase(testDatabase.url, logger, 1);
-  t.teardown(async () => {
-    await database.close();
-    await testDatabase.drop();
-  });
-  await migrate(database.db, logger);
+  const database = await migratedDatabase(t, 1);
   const { id } = await database.db.one<{ id: number }>("INSERT INTO schedules (category_id, title, date) VALUES (11, '고려대학교 입실렌티', '2026-05-22') RETURNING id");
   await database.db.none("INSERT INTO events (schedule_id, school_name) VALUES ($1, '고려대학교')", [id]);
   const reads = 8;
