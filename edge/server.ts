@@ -191,10 +191,44 @@ export function earlyAnswer(reader: BodyReader | null, contentLength: string | u
   return Number.isSafeInteger(declared) && declared <= reader.limit ? 'drain' : 'linger';
 }
 
-export function startEdge(router: Router, hooks: EdgeHooks, logger: Logger, port: number, options: { trustProxy?: number } = {}): Promise<Edge> {
+export interface EdgeOptions {
+  /** Reverse proxies in front that append to X-Forwarded-For (clientIp). */
+  trustProxy?: number;
+  /** Bytes of large bodies held at once (UploadBudget); default unbounded. */
+  uploadBudgetBytes?: number;
+}
+
+/** Seconds a client turned away by the upload budget is told to wait (Retry-After). */
+export const UPLOAD_RETRY_AFTER_S = 2;
+
+/**
+ * Bytes of upload bodies held at once. A multipart upload is read whole before its images go to
+ * the pool, and stays in memory until its handler is done: four maximal event uploads at once (five
+ * 20 MB posters each) took the edge process to 856 MB, past its 768 Mi limit in k8s/. Each request
+ * allowed a body larger than the default holds its declared length (its limit when chunked) from
+ * before its handler runs until the handler settles. One upload is always admitted, however large.
+ */
+export class UploadBudget {
+  private held = 0;
+
+  constructor(readonly bytes: number) {}
+
+  take(bytes: number): boolean {
+    if (this.held > 0 && this.held + bytes > this.bytes) return false;
+    this.held += bytes;
+    return true;
+  }
+
+  give(bytes: number): void {
+    this.held -= bytes;
+  }
+}
+
+export function startEdge(router: Router, hooks: EdgeHooks, logger: Logger, port: number, options: EdgeOptions = {}): Promise<Edge> {
   const trustProxy = options.trustProxy ?? 0;
   const app = uWS.App();
   let inFlight = 0;
+  const uploads = new UploadBudget(options.uploadBudgetBytes ?? Number.POSITIVE_INFINITY);
   const named = (names: readonly HeaderName[]) => names.map((name) => [name, asBytes(name)] as const);
   // Forwarding headers mean nothing unless a trusted proxy wrote them: not even read then.
   const captured = named(trustProxy > 0 ? CAPTURED_HEADERS : CAPTURED_HEADERS.filter((name) => name !== 'x-forwarded-for' && name !== 'x-real-ip'));
@@ -472,14 +506,34 @@ export function startEdge(router: Router, hooks: EdgeHooks, logger: Logger, port
       return ctx;
     }
 
+    // An upload's body is held whole until its handler is done: past the budget, it waits its turn.
+    let held = 0;
+    if (reader && limit > DEFAULT_BODY_LIMIT) {
+      const length = Number(declared);
+      held = declared !== undefined && Number.isSafeInteger(length) ? length : limit;
+      if (!uploads.take(held)) {
+        const busy = new HttpError(503, '다른 업로드를 처리하는 중이라 지금은 받을 수 없습니다. 잠시 후 다시 시도해 주세요.', { 'Retry-After': String(UPLOAD_RETRY_AFTER_S) });
+        reader.fail(busy);
+        writeError(res, ctx, route, startedAt, busy);
+        return ctx;
+      }
+    }
+
     // A handler that answers synchronously (a cached month) is written in this same callback,
     // corked by uWS itself; a promise is answered when it settles.
     try {
       const result = tracing ? inRequestSpan(ctx, () => route.handler(ctx)) : route.handler(ctx);
       if (result instanceof Promise) {
-        result.then((settled) => finish(res, ctx, route, startedAt, settled)).catch((error: unknown) => writeError(res, ctx, route, startedAt, error));
-      } else finish(res, ctx, route, startedAt, result);
+        result
+          .finally(() => uploads.give(held))
+          .then((settled) => finish(res, ctx, route, startedAt, settled))
+          .catch((error: unknown) => writeError(res, ctx, route, startedAt, error));
+      } else {
+        uploads.give(held);
+        finish(res, ctx, route, startedAt, result);
+      }
     } catch (error) {
+      uploads.give(held);
       writeError(res, ctx, route, startedAt, error);
     }
     return ctx;

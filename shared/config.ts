@@ -47,6 +47,8 @@ export interface Config {
   trustProxy: number;
   /** Registrations accepted per client address and hour. */
   registerLimitPerHour: number;
+  /** Bytes of upload bodies (routes allowed more than the default body) one process holds at once; one upload is always admitted. */
+  uploadBudgetBytes: number;
   /** OpenTelemetry traces over OTLP/HTTP; null (OTEL_EXPORTER_OTLP_ENDPOINT unset): no tracing at all. */
   tracing: { endpoint: string; serviceName: string } | null;
 }
@@ -208,6 +210,7 @@ export function loadConfig(env: Env = process.env): Config {
     },
     trustProxy: integer(env, 'TRUST_PROXY', 0, 0, 10),
     registerLimitPerHour: integer(env, 'REGISTER_LIMIT_PER_HOUR', 20, 1, 1_000_000),
+    uploadBudgetBytes: integer(env, 'UPLOAD_BUDGET_MB', 200, 1, 1_000_000) * 1024 * 1024,
     tracing: otlpEndpoint === null ? null : { endpoint: otlpEndpoint, serviceName },
   };
 }

@@ -270,7 +270,7 @@ export async function startService(config: Config, options: ServiceOptions = {})
     let metricsServer: MetricsServer | null = null;
     // No role at all (the demo seed): nothing to serve.
     if (config.roles.size > 0) {
-      edge = await startEdge(router, { authenticateAdmin: adminAuthenticator(services), observe: metrics.observeRequest }, logger, config.port, { trustProxy: config.trustProxy }).catch(() => {
+      edge = await startEdge(router, { authenticateAdmin: adminAuthenticator(services), observe: metrics.observeRequest }, logger, config.port, { trustProxy: config.trustProxy, uploadBudgetBytes: config.uploadBudgetBytes }).catch(() => {
         throw portInUse(config.port); // the exclusive listen failed: another process took PORT meanwhile
       });
       try {

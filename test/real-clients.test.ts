@@ -1,8 +1,12 @@
 // What real clients see on the wire (issue 11), against the real process: undici `fetch` (Node's
 // global fetch) reads every early answer to an upload, the connection survives an answer given
 // before a small body was read, and CORS preflight names every method routed at a path.
+import { randomBytes } from 'node:crypto';
 import { connect } from 'node:net';
 import test from 'ava';
+import sharp from 'sharp';
+import { connectDatabase } from '../shared/db/database.ts';
+import { createLogger } from '../shared/logger.ts';
 import { createTestDatabase, type TestDatabase } from './helpers/database.ts';
 import { startProcess, type ServiceProcess } from './helpers/service-process.ts';
 
@@ -121,6 +125,56 @@ test.serial('past the limit the answer says the connection ends and arrives befo
   t.regex(text, /^HTTP\/1\.1 413/);
   t.regex(text, /\r\nConnection: close\r\n/i);
   t.false(closed, 'no reset right after the answer: the client decides when to close');
+});
+
+// ---- The upload budget ------------------------------------------------------------------------------
+
+test('while one upload is held, the next past the process\'s upload budget is 503 with Retry-After, stores nothing, and is admitted once the first is done', async (t) => {
+  const budgetDatabase = await createTestDatabase();
+  const budgeted = await startProcess(budgetDatabase, { ADMIN_USERNAME: ADMIN.username, ADMIN_PASSWORD: ADMIN.password, LOG_LEVEL: 'warn', UPLOAD_BUDGET_MB: '1' });
+  const connection = connectDatabase(budgetDatabase.url, createLogger('warn'), 1);
+  t.teardown(async () => {
+    await connection.close();
+    await budgeted.stop();
+    await budgetDatabase.drop();
+  });
+  const login = await fetch(`${budgeted.url}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(ADMIN) });
+  const authorization = `Bearer ${((await login.json()) as { token: string }).token}`;
+  const event = (title: string, poster: Uint8Array) => {
+    const form = new FormData();
+    form.append('payload', JSON.stringify({ title, date: '2026-05-01', schoolName: '고려대학교', venue: { name: '민주광장', address: '서울' } }));
+    form.append('posters', new Blob([poster], { type: 'image/png' }), 'poster.png');
+    return form;
+  };
+  // The held upload: a 1.5 MB poster (uncompressed noise), its body sent in two halves on a socket.
+  const big = await sharp(randomBytes(700 * 700 * 3), { raw: { width: 700, height: 700, channels: 3 } }).png({ compressionLevel: 0 }).toBuffer();
+  const small = await sharp({ create: { width: 40, height: 30, channels: 3, background: '#cc5533' } }).png().toBuffer();
+  const encoded = new Request('http://127.0.0.1/', { method: 'POST', body: event('먼저 온 업로드', big) });
+  const body = Buffer.from(await encoded.arrayBuffer());
+  t.true(body.length > 1024 * 1024);
+  const socket = connect(budgeted.port, '127.0.0.1');
+  t.teardown(() => socket.destroy());
+  let heldAnswer = '';
+  const heldDone = new Promise<void>((resolve) => socket.on('data', (data) => {
+    heldAnswer += data.toString();
+    if (heldAnswer.includes('}')) resolve();
+  }));
+  socket.write(`POST /api/admin/events HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: ${authorization}\r\nContent-Type: ${encoded.headers.get('content-type')}\r\nContent-Length: ${body.length}\r\n\r\n`);
+  socket.write(body.subarray(0, body.length >> 1));
+  await new Promise((resolve) => setTimeout(resolve, 300));
+
+  const refused = await fetch(`${budgeted.url}/api/admin/events`, { method: 'POST', headers: { authorization }, body: event('예산을 넘은 업로드', small) });
+  t.is(refused.status, 503);
+  t.is(refused.headers.get('retry-after'), '2');
+  t.regex(((await refused.json()) as { error: string }).error, /업로드/);
+
+  socket.write(body.subarray(body.length >> 1));
+  await heldDone;
+  t.regex(heldAnswer, /^HTTP\/1\.1 201/);
+  const admitted = await fetch(`${budgeted.url}/api/admin/events`, { method: 'POST', headers: { authorization }, body: event('나중에 온 업로드', small) });
+  t.is(admitted.status, 201);
+  const titles = await connection.db.map('SELECT title FROM schedules ORDER BY id', [], (row: { title: string }) => row.title);
+  t.deepEqual(titles, ['먼저 온 업로드', '나중에 온 업로드']);
 });
 
 // ---- CORS preflight --------------------------------------------------------------------------------
