@@ -524,8 +524,7 @@ export function startEdge(router: Router, hooks: EdgeHooks, logger: Logger, port
     try {
       const result = tracing ? inRequestSpan(ctx, () => route.handler(ctx)) : route.handler(ctx);
       if (result instanceof Promise) {
-        result
-          .finally(() => uploads.give(held))
+        (held > 0 ? result.finally(() => uploads.give(held)) : result)
           .then((settled) => finish(res, ctx, route, startedAt, settled))
           .catch((error: unknown) => writeError(res, ctx, route, startedAt, error));
       } else {
