@@ -199,7 +199,7 @@ export interface EdgeOptions {
 }
 
 /** Seconds a client turned away by the upload budget is told to wait (Retry-After). */
-export const UPLOAD_RETRY_AFTER_S = 2;
+const UPLOAD_RETRY_AFTER_S = 2;
 
 /**
  * Bytes of upload bodies held at once. A multipart upload is read whole before its images go to
@@ -208,7 +208,7 @@ export const UPLOAD_RETRY_AFTER_S = 2;
  * allowed a body larger than the default holds its declared length (its limit when chunked) from
  * before its handler runs until the handler settles. One upload is always admitted, however large.
  */
-export class UploadBudget {
+class UploadBudget {
   private held = 0;
 
   constructor(readonly bytes: number) {}

@@ -8,9 +8,10 @@ import sharp from 'sharp';
 import { connectDatabase } from '../shared/db/database.ts';
 import { createLogger } from '../shared/logger.ts';
 import { createTestDatabase, type TestDatabase } from './helpers/database.ts';
+import { ADMIN } from './helpers/process.ts';
+import { adminToken } from './helpers/service.ts';
 import { startProcess, type ServiceProcess } from './helpers/service-process.ts';
 
-const ADMIN = { username: 'admin', password: 'admin-password-1' };
 let database: TestDatabase;
 let server: ServiceProcess;
 let token: string;
@@ -18,8 +19,7 @@ let token: string;
 test.before(async () => {
   database = await createTestDatabase();
   server = await startProcess(database, { ADMIN_USERNAME: ADMIN.username, ADMIN_PASSWORD: ADMIN.password, LOG_LEVEL: 'warn' });
-  const login = await fetch(`${server.url}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(ADMIN) });
-  token = ((await login.json()) as { token: string }).token;
+  token = await adminToken(server.url);
 });
 
 test.after.always(async () => {
@@ -138,8 +138,7 @@ test('while one upload is held, the next past the process\'s upload budget is 50
     await budgeted.stop();
     await budgetDatabase.drop();
   });
-  const login = await fetch(`${budgeted.url}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(ADMIN) });
-  const authorization = `Bearer ${((await login.json()) as { token: string }).token}`;
+  const authorization = `Bearer ${await adminToken(budgeted.url)}`;
   const event = (title: string, poster: Uint8Array) => {
     const form = new FormData();
     form.append('payload', JSON.stringify({ title, date: '2026-05-01', schoolName: '고려대학교', venue: { name: '민주광장', address: '서울' } }));
