@@ -60,10 +60,11 @@ export interface ImagePoolOptions {
   /** Where pool-level failures go (a worker that died outside a task); default a logger of errors only. */
   logger?: Pick<Logger, 'error'>;
   /**
-   * Images each thread works on at once; default 1. Two keep the cores fuller (1-12% more posters a
-   * second in the uploads benchmark's raw reference) but double the decodes held at once: the worst
-   * upload measured on the edge process (four events of five 40 MP PNGs turned by EXIF) peaked at
-   * 681 MB instead of 627, against the edge's 768 Mi limit (k8s/). The service keeps one.
+   * Images each thread works on at once; default 2. With one, each image's steps leave its core
+   * idle for a while (the thumb is done before the medium; the next image waits for the main
+   * thread): 3-12% fewer posters a second in the uploads benchmark. Two cost memory: the worst
+   * upload measured on the edge process (eight events of five 40 MP PNGs turned by EXIF) peaked
+   * 60-90 MB higher (MALLOC_ARENA_MAX in the Dockerfile takes back more than that).
    */
   tasksPerThread?: number;
 }
@@ -73,7 +74,7 @@ export function createImagePool(options: ImagePoolOptions = {}): ImagePool {
   const pool = createWorkerPool<ImageTask, ProcessedImage>('image', new URL('./image.worker.ts', import.meta.url), logger, {
     ...(options.threads !== undefined ? { threads: options.threads } : {}),
     minThreads: options.minThreads ?? 1,
-    tasksPerThread: options.tasksPerThread ?? 1,
+    tasksPerThread: options.tasksPerThread ?? 2,
     // Uploads are bounded by their body limit and come from administrators: no load shedding.
     maxQueue: Number.POSITIVE_INFINITY,
   });

@@ -8,9 +8,8 @@
 // plain node:http with keep-alive (as the auth benchmark's load generator): it shares the machine's two
 // cores with the service, and fetch (undici) spent 3.2-4.5 ms of CPU a poster sending these bodies,
 // node:http 0.8-0.9. Each side's CPU per poster is printed: the raw pool, the service process, its
-// PostgreSQL, and the client. Beside the peer, a reference: the same raw work with two images a thread,
-// sharp with the cores kept fuller than the service's pool keeps them (one image a thread), and the
-// ratios against it.
+// PostgreSQL, and the client. The peer holds two images a thread, as the service's pool does: one a
+// thread gave raw sharp 3-12% fewer posters a second, three no more than two.
 // Run: node --import tsx test/bench/uploads.bench.ts
 import { Agent, request } from 'node:http';
 import { availableParallelism } from 'node:os';
@@ -48,30 +47,26 @@ const images = await Promise.all(Array.from({ length: 8 }, (_, i) => poster(i + 
 console.log(`${images.length} distinct 2000×1500 JPEG posters, ${Math.round(images.reduce((a, b) => a + b.length, 0) / images.length / 1024)} KiB each on average`);
 
 // The raw rate: the same three variants with sharp alone, in as many threads as the machine has
-// cores (the image pool's worker code; images.bench.ts shows the pool itself costs nothing next to
-// bare worker threads). The sides take turns in ROUNDS rounds, and each ratio is of their total
-// times: run one after the other, the phases fell into different moods of this machine (ratios
-// from 0.62 to 0.86 for the same code).
+// cores, two images a thread (the image pool's worker code and defaults; images.bench.ts shows the
+// pool itself costs nothing next to bare worker threads). The sides take turns in ROUNDS rounds,
+// and each ratio is of their total times: run one after the other, the phases fell into different
+// moods of this machine (ratios from 0.62 to 0.86 for the same code).
 const bare = createImagePool({ threads: availableParallelism(), minThreads: availableParallelism() });
 await Promise.all(images.map((image) => bare.process(new Uint8Array(image))));
-// A reference beside the peer: the same work with two images a thread, which keeps the cores fuller
-// (one image's steps leave gaps) than the one the service's pool holds (workers/image-pool.ts says why).
-const full = createImagePool({ threads: availableParallelism(), minThreads: availableParallelism(), tasksPerThread: 2 });
-await Promise.all(images.map((image) => full.process(new Uint8Array(image))));
 /** CPU seconds per side over its rounds: [this process, the service process, PostgreSQL]. */
-const cpu = [0, 1, 2, 3].map(() => ({ self: 0, service: 0, postgres: 0 }));
+const cpu = [0, 1, 2].map(() => ({ self: 0, service: 0, postgres: 0 }));
 const selfCpuSeconds = () => {
   const usage = process.cpuUsage();
   return (usage.user + usage.system) / 1e6;
 };
-const rawRound = async (pool: typeof bare, side: number, inFlight: number) => {
+const rawRound = async (inFlight: number) => {
   const started = performance.now();
   const self = selfCpuSeconds();
   let next = 0;
   await Promise.all(Array.from({ length: inFlight }, async () => {
-    while (next < POSTERS) await pool.process(new Uint8Array(images[next++ % images.length]!));
+    while (next < POSTERS) await bare.process(new Uint8Array(images[next++ % images.length]!));
   }));
-  cpu[side]!.self += selfCpuSeconds() - self;
+  cpu[0]!.self += selfCpuSeconds() - self;
   return (performance.now() - started) / 1000;
 };
 
@@ -144,40 +139,38 @@ const uploadRound = async (base: string, round: number, side: number) => {
   delays.get(base)!.push(await running.loopDelayP99());
   return seconds;
 };
-// The four sides take turns, each round starting one further along.
+// The three sides take turns, each round starting one further along.
 let round = 0;
 const sides = [
-  () => rawRound(bare, 0, availableParallelism() * 2),
+  // As many images in flight as the pool takes at once (the uploads have 4 events of 2 posters).
+  () => rawRound(availableParallelism() * 4),
   () => uploadRound(service.url, round, 1),
   () => uploadRound(edgeOnly.url, round, 2),
-  () => rawRound(full, 3, availableParallelism() * 4),
 ];
-const seconds = [0, 0, 0, 0];
+const seconds = [0, 0, 0];
 const roundRatios: string[][] = [[], []];
 for (; round < ROUNDS; round++) {
-  const took = [0, 0, 0, 0];
+  const took = [0, 0, 0];
   for (let turn = 0; turn < sides.length; turn++) {
     const side = (round + turn) % sides.length;
     took[side] = await sides[side]!();
   }
-  for (const side of [0, 1, 2, 3]) seconds[side]! += took[side]!;
+  for (const side of [0, 1, 2]) seconds[side]! += took[side]!;
   roundRatios[0]!.push((took[0]! / took[1]!).toFixed(2));
   roundRatios[1]!.push((took[0]! / took[2]!).toFixed(2));
 }
 await bare.close();
-await full.close();
 const peaks = [await service.peakRss(), await edgeOnly.peakRss()];
 await service.stop();
 await edgeOnly.stop();
-const [rawRate, uploadRate, edgeOnlyRate, fullRate] = seconds.map((total) => (ROUNDS * POSTERS) / total) as [number, number, number, number];
+const [rawRate, uploadRate, edgeOnlyRate] = seconds.map((total) => (ROUNDS * POSTERS) / total) as [number, number, number];
 
-console.log(`\nraw sharp (${availableParallelism()} threads, three variants): ${rawRate.toFixed(1)} posters/s`);
+console.log(`\nraw sharp (${availableParallelism()} threads, two images a thread, three variants): ${rawRate.toFixed(1)} posters/s`);
 console.log(`uploads through the edge (${PER_EVENT} posters an event, ${IN_FLIGHT} events in flight, multipart + pool + storage + PostgreSQL), all roles in one process: ${uploadRate.toFixed(1)} posters/s`);
 console.log(`ratio: ${(uploadRate / rawRate).toFixed(3)} (aim 0.85) over ${ROUNDS} rounds of ${POSTERS} posters a side, the sides taking turns; each round: ${roundRatios[0]!.join(', ')}`);
 console.log(`the edge role alone (ROLE=edge, as deployed): ${edgeOnlyRate.toFixed(1)} posters/s, ratio ${(edgeOnlyRate / rawRate).toFixed(3)}; each round: ${roundRatios[1]!.join(', ')}`);
-console.log(`reference: raw sharp with two images a thread (cores kept fuller; the service's pool holds one): ${fullRate.toFixed(1)} posters/s, ${(fullRate / rawRate).toFixed(3)} of the peer; against it, all roles ${(uploadRate / fullRate).toFixed(3)}, the edge role alone ${(edgeOnlyRate / fullRate).toFixed(3)}`);
 const perPoster = (seconds: number) => ((seconds * 1000) / (ROUNDS * POSTERS)).toFixed(1);
-console.log(`CPU a poster: raw sharp ${perPoster(cpu[0]!.self)} ms (the pool's threads), two images a thread ${perPoster(cpu[3]!.self)} ms; ${['all roles', 'edge role alone']
+console.log(`CPU a poster: raw sharp ${perPoster(cpu[0]!.self)} ms (the pool's threads); ${['all roles', 'edge role alone']
   .map((name, i) => `${name}: the service ${perPoster(cpu[i + 1]!.service)} ms + its PostgreSQL ${perPoster(cpu[i + 1]!.postgres)} ms, the client ${perPoster(cpu[i + 1]!.self)} ms`)
   .join('; ')}`);
 for (const [index, [name, base]] of ([['all roles', service.url], ['edge role alone', edgeOnly.url]] as const).entries()) {
