@@ -925,6 +925,8 @@ test('Dockerfile: multi-stage, production dependencies, non-root, tini, Chromium
     const entry = own.filter((s) => s.op === 'ENTRYPOINT').at(-1)?.args ?? '';
     t.regex(entry, /tini|dumb-init/, `${target}: an init as PID 1`);
     t.true(own.some((s) => s.op === 'RUN' && /apt-get install .*\b(tini|dumb-init)\b/.test(s.args)), `${target}: installs the init`);
+    // glibc reads it at start only: it has to be in the image's environment, not set by the code.
+    t.true(own.some((s) => s.op === 'ENV' && /\bMALLOC_ARENA_MAX=[1-4]\b/.test(s.args)), `${target}: caps glibc's malloc arenas`);
     const cmd = own.filter((s) => s.op === 'CMD').at(-1)?.args ?? '';
     t.deepEqual(JSON.parse(cmd), ['node', ...START_ARGS], `${target}: starts like npm start`);
   }
