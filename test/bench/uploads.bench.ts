@@ -107,8 +107,11 @@ const upload = (base: string, n: number) =>
     req.on('error', reject);
     req.end(body);
   });
-await upload(service.url, 0); // warm the path
-await upload(edgeOnly.url, 0);
+// Warm-up as for the raw pool: uploads in flight at once, so that each service's image pool has
+// started all its threads (it keeps one while idle) and the path is compiled before the clock starts.
+// With one upload first, the first round of each service ran 0.74-0.85 of the raw rate, the others
+// 0.83-1.00.
+for (const base of [service.url, edgeOnly.url]) await Promise.all(Array.from({ length: IN_FLIGHT }, () => upload(base, 0)));
 // The loop delay of each upload round, from the service's own monitor (read and reset before and
 // after the round).
 const services = new Map([[service.url, service], [edgeOnly.url, edgeOnly]]);
