@@ -60,11 +60,14 @@ export interface ImagePoolOptions {
   /** Where pool-level failures go (a worker that died outside a task); default a logger of errors only. */
   logger?: Pick<Logger, 'error'>;
   /**
-   * Images each thread works on at once; default 2. With one, each image's steps leave its core
-   * idle for a while (the thumb is done before the medium; the next image waits for the main
-   * thread): 3-12% fewer posters a second in the uploads benchmark. Two cost memory: the worst
-   * upload measured on the edge process (eight events of five 40 MP PNGs turned by EXIF) peaked
-   * 60-90 MB higher (MALLOC_ARENA_MAX in the Dockerfile takes back more than that).
+   * Images each thread works on at once; default 1. Two keep the cores fuller: raw sharp makes
+   * 3-12% more posters a second (the uploads benchmark's peer holds two). The service does not:
+   * taking turns with one a thread (three runs each, 24 Nov), all roles scored 0.843, 0.823 and
+   * 0.896 of that peer with two, 0.842, 0.875 and 0.837 with one, because the event loop, PostgreSQL
+   * and the file writes then wait for the cores sharp fills. Meanwhile the event-loop delay p99 rose
+   * (worst round 13.3-15.1 ms against 7.9-11.1; one round of 35.9 in twelve other runs) and the
+   * worst upload on the edge process (eight events of five 40 MP PNGs turned by EXIF) peaked 60-90
+   * MB higher.
    */
   tasksPerThread?: number;
 }
@@ -74,7 +77,7 @@ export function createImagePool(options: ImagePoolOptions = {}): ImagePool {
   const pool = createWorkerPool<ImageTask, ProcessedImage>('image', new URL('./image.worker.ts', import.meta.url), logger, {
     ...(options.threads !== undefined ? { threads: options.threads } : {}),
     minThreads: options.minThreads ?? 1,
-    tasksPerThread: options.tasksPerThread ?? 2,
+    tasksPerThread: options.tasksPerThread ?? 1,
     // Uploads are bounded by their body limit and come from administrators: no load shedding.
     maxQueue: Number.POSITIVE_INFINITY,
   });

@@ -8,8 +8,10 @@
 // plain node:http with keep-alive (as the auth benchmark's load generator): it shares the machine's two
 // cores with the service, and fetch (undici) spent 3.2-4.5 ms of CPU a poster sending these bodies,
 // node:http 0.8-0.9. Each side's CPU per poster is printed: the raw pool, the service process, its
-// PostgreSQL, and the client. The peer holds two images a thread, as the service's pool does: one a
-// thread gave raw sharp 3-12% fewer posters a second, three no more than two.
+// PostgreSQL, and the client. The peer holds two images a thread, sharp's best rate on these cores
+// (one a thread, as the service's pool holds, gave 3-12% fewer posters a second; three no more than
+// two): the ratio is against the fastest raw sharp measured here (workers/image-pool.ts says why the
+// service keeps one).
 // Run: node --import tsx test/bench/uploads.bench.ts
 import { Agent, request } from 'node:http';
 import { availableParallelism } from 'node:os';
@@ -47,11 +49,11 @@ const images = await Promise.all(Array.from({ length: 8 }, (_, i) => poster(i + 
 console.log(`${images.length} distinct 2000×1500 JPEG posters, ${Math.round(images.reduce((a, b) => a + b.length, 0) / images.length / 1024)} KiB each on average`);
 
 // The raw rate: the same three variants with sharp alone, in as many threads as the machine has
-// cores, two images a thread (the image pool's worker code and defaults; images.bench.ts shows the
-// pool itself costs nothing next to bare worker threads). The sides take turns in ROUNDS rounds,
+// cores, two images a thread (the image pool's worker code; images.bench.ts shows the pool itself
+// costs nothing next to bare worker threads). The sides take turns in ROUNDS rounds,
 // and each ratio is of their total times: run one after the other, the phases fell into different
 // moods of this machine (ratios from 0.62 to 0.86 for the same code).
-const bare = createImagePool({ threads: availableParallelism(), minThreads: availableParallelism() });
+const bare = createImagePool({ threads: availableParallelism(), minThreads: availableParallelism(), tasksPerThread: 2 });
 await Promise.all(images.map((image) => bare.process(new Uint8Array(image))));
 /** CPU seconds per side over its rounds: [this process, the service process, PostgreSQL]. */
 const cpu = [0, 1, 2].map(() => ({ self: 0, service: 0, postgres: 0 }));
