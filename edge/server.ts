@@ -499,8 +499,9 @@ export function startEdge(router: Router, hooks: EdgeHooks, logger: Logger, port
         return ctx;
       }
     }
-    const declared = headers['content-length'];
-    if (reader && declared !== undefined && Number(declared) > limit) {
+    // NaN when absent or not a number: the body reader then counts what arrives against the limit.
+    const declared = Number(headers['content-length'] ?? Number.NaN);
+    if (reader && declared > limit) {
       reader.fail(new HttpError(413, '요청 본문이 너무 큽니다.'));
       writeError(res, ctx, route, startedAt, new HttpError(413, '요청 본문이 너무 큽니다.'));
       return ctx;
@@ -509,8 +510,7 @@ export function startEdge(router: Router, hooks: EdgeHooks, logger: Logger, port
     // An upload's body is held whole until its handler is done: past the budget, it waits its turn.
     let held = 0;
     if (reader && limit > DEFAULT_BODY_LIMIT) {
-      const length = Number(declared);
-      held = declared !== undefined && Number.isSafeInteger(length) ? length : limit;
+      held = Number.isSafeInteger(declared) ? declared : limit;
       if (!uploads.take(held)) {
         const busy = new HttpError(503, '다른 업로드를 처리하는 중이라 지금은 받을 수 없습니다. 잠시 후 다시 시도해 주세요.', { 'Retry-After': String(UPLOAD_RETRY_AFTER_S) });
         reader.fail(busy);

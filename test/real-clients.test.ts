@@ -8,6 +8,7 @@ import sharp from 'sharp';
 import { connectDatabase } from '../shared/db/database.ts';
 import { createLogger } from '../shared/logger.ts';
 import { createTestDatabase, type TestDatabase } from './helpers/database.ts';
+import { pngImage } from './helpers/images.ts';
 import { ADMIN } from './helpers/process.ts';
 import { adminToken } from './helpers/service.ts';
 import { startProcess, type ServiceProcess } from './helpers/service-process.ts';
@@ -147,7 +148,7 @@ test('while one upload is held, the next past the process\'s upload budget is 50
   };
   // The held upload: a 1.5 MB poster (uncompressed noise), its body sent in two halves on a socket.
   const big = await sharp(randomBytes(700 * 700 * 3), { raw: { width: 700, height: 700, channels: 3 } }).png({ compressionLevel: 0 }).toBuffer();
-  const small = await sharp({ create: { width: 40, height: 30, channels: 3, background: '#cc5533' } }).png().toBuffer();
+  const small = await pngImage(40, 30);
   const encoded = new Request('http://127.0.0.1/', { method: 'POST', body: event('먼저 온 업로드', big) });
   const body = Buffer.from(await encoded.arrayBuffer());
   t.true(body.length > 1024 * 1024);

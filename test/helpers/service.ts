@@ -9,6 +9,7 @@ import { freePort } from '../../shared/db/embedded-postgres.ts';
 import { createLogger } from '../../shared/logger.ts';
 import { startService, type RunningService } from '../../shared/service.ts';
 import { createTestDatabase, type TestDatabase } from './database.ts';
+import { ADMIN } from './process.ts';
 
 export interface TestService {
   url: string;
@@ -21,7 +22,8 @@ export interface TestService {
   stop(): Promise<void>;
 }
 
-export const ADMIN = { username: 'admin', password: 'admin-password-1' };
+// The one administrator of every test service and process (process.ts), as adminToken logs in.
+export { ADMIN };
 
 /** Every log line the service wrote, when started with `captureLogs`. */
 export interface LogCapture {
