@@ -53,7 +53,7 @@ export interface ImagePool {
 }
 
 export interface ImagePoolOptions {
-  /** Upper bound of worker threads; default os.availableParallelism(). */
+  /** Upper bound of worker threads; default the cores this process may use (shared/cpu-budget.ts). */
   threads?: number;
   /** Threads kept alive while idle; default 1 (the first upload does not pay the start-up). */
   minThreads?: number;

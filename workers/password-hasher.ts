@@ -1,7 +1,7 @@
 // The bcrypt pool behind a small interface: the edge asks for a hash or a comparison and awaits it.
 // Every task names who asked (the client address): FairAdmission decides who runs next, so one
 // address, or many, cannot push others out of the pool (README, "Abuse limits").
-import { availableParallelism } from 'node:os';
+import { cpuBudget } from '../shared/cpu-budget.ts';
 import type { Logger } from '../shared/logger.ts';
 import type { BcryptTask } from './bcrypt.worker.ts';
 import { FairAdmission } from './fair-admission.ts';
@@ -38,7 +38,7 @@ export function createPasswordHasher(
   logger: Logger,
   options: { threads?: number; lazy?: boolean; perAddress?: number; maxQueued?: number } = {},
 ): PasswordHasher {
-  const threads = Math.max(1, options.threads ?? availableParallelism());
+  const threads = Math.max(1, options.threads ?? cpuBudget());
   const pool = createWorkerPool<BcryptTask, string | boolean>('bcrypt', new URL('./bcrypt.worker.ts', import.meta.url), logger, {
     threads,
     lazy: options.lazy,

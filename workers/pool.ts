@@ -1,6 +1,6 @@
 // Shared shape of the Piscina pools: one place sizes them, runs .ts workers and reports their load.
-import { availableParallelism } from 'node:os';
 import { Piscina } from 'piscina';
+import { cpuBudget } from '../shared/cpu-budget.ts';
 import { HttpError } from '../shared/errors.ts';
 import type { Logger } from '../shared/logger.ts';
 import { inSpan, SpanKind, tracing } from '../shared/tracing.ts';
@@ -34,7 +34,7 @@ export function createWorkerPool<TTask, TResult>(
     tasksPerThread?: number;
   } = {},
 ): WorkerPool<TTask, TResult> {
-  const threads = Math.max(1, options.threads ?? availableParallelism());
+  const threads = Math.max(1, options.threads ?? cpuBudget());
   const piscina = new Piscina({
     filename: workerFile.href,
     // Workers load TypeScript through tsx, like the main thread.

@@ -70,8 +70,17 @@ export function signalAll(pids: number[], signal: NodeJS.Signals): void {
   }
 }
 
-export function spawnService(env: Record<string, string>, options: { detached?: boolean } = {}) {
-  const child = spawn(process.execPath, START_ARGS, {
+export interface SpawnOptions {
+  detached?: boolean;
+  /** A cgroup folder to start the process in: it joins before node starts (`cgroup.procs`). */
+  cgroup?: string;
+}
+
+export function spawnService(env: Record<string, string>, options: SpawnOptions = {}) {
+  const [command, args] = options.cgroup === undefined
+    ? [process.execPath, START_ARGS]
+    : ['/bin/sh', ['-c', 'echo $$ > "$0/cgroup.procs" && exec "$@"', options.cgroup, process.execPath, ...START_ARGS]];
+  const child = spawn(command, args, {
     // DATABASE_URL empty: the embedded default even when the run itself uses an outside cluster.
     env: { ...process.env, DATABASE_URL: '', JWT_SECRET: '', LOG_LEVEL: 'info', METRICS_PORT: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -93,7 +102,7 @@ export async function dataRoot(): Promise<string> {
 
 export async function startEmbeddedService(
   env: Record<string, string> = {},
-  options: { detached?: boolean; /** Reuse this data root (a restart); the caller removes it. */ root?: string } = {},
+  options: SpawnOptions & { /** Reuse this data root (a restart); the caller removes it. */ root?: string } = {},
 ): Promise<ServiceProcess> {
   const port = await freePort();
   const metricsPort = await freePort();

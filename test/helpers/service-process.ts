@@ -23,12 +23,14 @@ export interface ProcessOptions {
   /** Reuse this DATA_DIR (a restart); the caller removes it. */
   dataDir?: string;
   port?: number;
+  /** Start it in this cgroup folder (spawnService). */
+  cgroup?: string;
 }
 
 export async function startProcess(database: TestDatabase, env: Record<string, string> = {}, options: ProcessOptions = {}): Promise<ServiceProcess> {
   const port = options.port ?? (await freePort());
   const dataDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), 'schedule-process-')));
-  const { child, output, exited } = spawnService({ PORT: String(port), DATABASE_URL: database.url, JWT_SECRET: 'real-client-test-secret-'.padEnd(48, 'x'), DATA_DIR: dataDir, ...env });
+  const { child, output, exited } = spawnService({ PORT: String(port), DATABASE_URL: database.url, JWT_SECRET: 'real-client-test-secret-'.padEnd(48, 'x'), DATA_DIR: dataDir, ...env }, options.cgroup === undefined ? {} : { cgroup: options.cgroup });
   if (options.dataDir === undefined) void exited.then(() => rm(dataDir, { recursive: true, force: true }));
   const url = `http://127.0.0.1:${port}`;
   const stop = async () => {
