@@ -1,21 +1,22 @@
 // Benchmark (issue 3, issue 13): poster uploads through the real edge (multipart POST /api/admin/events,
 // three variants each, stored) against sharp's raw rate on the same images in the same run, and the
 // edge's event-loop delay while uploads run. The raw peer runs the service's own image work
-// (workers/image.worker.ts: same variants, same WebP settings) in as many threads as the machine has
-// cores, with nothing else: no HTTP, no storage, no PostgreSQL. Uploads go to two real processes
+// (workers/image.worker.ts: same variants, same WebP settings) in as many threads as the service's
+// pools hold (the cores it may use, shared/cpu-budget.ts), with nothing else: no HTTP, no storage, no PostgreSQL. Uploads go to two real processes
 // started as `npm start` starts them (test/helpers/process.ts START_ARGS, V8 options included): all
 // roles in one process, and the edge role alone (ROLE=edge, the edge pods of k8s/). The client is
 // plain node:http with keep-alive (as the auth benchmark's load generator): it shares the machine's two
 // cores with the service, and fetch (undici) spent 3.2-4.5 ms of CPU a poster sending these bodies,
 // node:http 0.8-0.9. Each side's CPU per poster is printed: the raw pool, the service process, its
-// PostgreSQL, and the client. The peer holds two images a thread, sharp's best rate on these cores
+// PostgreSQL, and the client; and how much of the machine sat idle during each side's rounds. The peer holds two images a thread, sharp's best rate on these cores
 // (one a thread, as the service's pool holds, gave 3-12% fewer posters a second; three no more than
 // two): the ratio is against the fastest raw sharp measured here (workers/image-pool.ts says why the
 // service keeps one).
 // Run: node --import tsx test/bench/uploads.bench.ts
+import { readFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
-import { availableParallelism } from 'node:os';
 import sharp from 'sharp';
+import { cpuBudget } from '../../shared/cpu-budget.ts';
 import { createImagePool } from '../../workers/image-pool.ts';
 import { ADMIN, START_ARGS } from '../helpers/process.ts';
 import { adminToken } from '../helpers/service.ts';
@@ -48,27 +49,45 @@ function poster(seed: number): Promise<Buffer> {
 const images = await Promise.all(Array.from({ length: 8 }, (_, i) => poster(i + 1)));
 console.log(`${images.length} distinct 2000×1500 JPEG posters, ${Math.round(images.reduce((a, b) => a + b.length, 0) / images.length / 1024)} KiB each on average`);
 
-// The raw rate: the same three variants with sharp alone, in as many threads as the machine has
-// cores, two images a thread (the image pool's worker code; images.bench.ts shows the pool itself
+// The raw rate: the same three variants with sharp alone, in as many threads as the service's
+// pools, two images a thread (the image pool's worker code; images.bench.ts shows the pool itself
 // costs nothing next to bare worker threads). The sides take turns in ROUNDS rounds,
 // and each ratio is of their total times: run one after the other, the phases fell into different
 // moods of this machine (ratios from 0.62 to 0.86 for the same code).
-const bare = createImagePool({ threads: availableParallelism(), minThreads: availableParallelism(), tasksPerThread: 2 });
+const bare = createImagePool({ threads: cpuBudget(), minThreads: cpuBudget(), tasksPerThread: 2 });
 await Promise.all(images.map((image) => bare.process(new Uint8Array(image))));
 /** CPU seconds per side over its rounds: [this process, the service process, PostgreSQL]. */
 const cpu = [0, 1, 2].map(() => ({ self: 0, service: 0, postgres: 0 }));
+/** Machine-wide ticks from /proc/stat: [idle (idle + iowait), total]; NaN where it cannot be read. */
+const machineTicks = (): [number, number] => {
+  try {
+    const values = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1, 9).map(Number);
+    return [values[3]! + values[4]!, values.reduce((a, b) => a + b, 0)];
+  } catch {
+    return [Number.NaN, Number.NaN];
+  }
+};
+/** Idle and total ticks of the machine over each side's rounds. */
+const idle = [0, 1, 2].map(() => ({ idle: 0, total: 0 }));
+const countIdle = (side: number, since: [number, number]) => {
+  const [idleNow, totalNow] = machineTicks();
+  idle[side]!.idle += idleNow - since[0];
+  idle[side]!.total += totalNow - since[1];
+};
 const selfCpuSeconds = () => {
   const usage = process.cpuUsage();
   return (usage.user + usage.system) / 1e6;
 };
 const rawRound = async (inFlight: number) => {
   const started = performance.now();
+  const ticks = machineTicks();
   const self = selfCpuSeconds();
   let next = 0;
   await Promise.all(Array.from({ length: inFlight }, async () => {
     while (next < POSTERS) await bare.process(new Uint8Array(images[next++ % images.length]!));
   }));
   cpu[0]!.self += selfCpuSeconds() - self;
+  countIdle(0, ticks);
   return (performance.now() - started) / 1000;
 };
 
@@ -128,12 +147,14 @@ const uploadRound = async (base: string, round: number, side: number) => {
     return { self: selfCpuSeconds(), service: descendants.roots.get(running.pid)!, postgres: descendants.others };
   };
   const before = cpuNow();
+  const ticks = machineTicks();
   let event = round * EVENTS + 1;
   const last = (round + 1) * EVENTS;
   await Promise.all(Array.from({ length: IN_FLIGHT }, async () => {
     while (event <= last) await upload(base, event++);
   }));
   const seconds = (performance.now() - started) / 1000;
+  countIdle(side, ticks);
   // The bus and the indexer finish the last events' work after their answers: their CPU is the
   // round's too (not its time), so the snapshot waits for it.
   await new Promise((resolve) => setTimeout(resolve, 500));
@@ -148,7 +169,7 @@ const uploadRound = async (base: string, round: number, side: number) => {
 let round = 0;
 const sides = [
   // As many images in flight as the pool takes at once (the uploads have 4 events of 2 posters).
-  () => rawRound(availableParallelism() * 4),
+  () => rawRound(cpuBudget() * 4),
   () => uploadRound(service.url, round, 1),
   () => uploadRound(edgeOnly.url, round, 2),
 ];
@@ -170,7 +191,7 @@ await service.stop();
 await edgeOnly.stop();
 const [rawRate, uploadRate, edgeOnlyRate] = seconds.map((total) => (ROUNDS * POSTERS) / total) as [number, number, number];
 
-console.log(`\nraw sharp (${availableParallelism()} threads, two images a thread, three variants): ${rawRate.toFixed(1)} posters/s`);
+console.log(`\nraw sharp (${cpuBudget()} threads, two images a thread, three variants): ${rawRate.toFixed(1)} posters/s`);
 console.log(`uploads through the edge (${PER_EVENT} posters an event, ${IN_FLIGHT} events in flight, multipart + pool + storage + PostgreSQL), all roles in one process: ${uploadRate.toFixed(1)} posters/s`);
 console.log(`ratio: ${(uploadRate / rawRate).toFixed(3)} (aim 0.85) over ${ROUNDS} rounds of ${POSTERS} posters a side, the sides taking turns; each round: ${roundRatios[0]!.join(', ')}`);
 console.log(`the edge role alone (ROLE=edge, as deployed): ${edgeOnlyRate.toFixed(1)} posters/s, ratio ${(edgeOnlyRate / rawRate).toFixed(3)}; each round: ${roundRatios[1]!.join(', ')}`);
@@ -178,6 +199,7 @@ const perPoster = (seconds: number) => ((seconds * 1000) / (ROUNDS * POSTERS)).t
 console.log(`CPU a poster: raw sharp ${perPoster(cpu[0]!.self)} ms (the pool's threads); ${['all roles', 'edge role alone']
   .map((name, i) => `${name}: the service ${perPoster(cpu[i + 1]!.service)} ms + its PostgreSQL ${perPoster(cpu[i + 1]!.postgres)} ms, the client ${perPoster(cpu[i + 1]!.self)} ms`)
   .join('; ')}`);
+console.log(`the machine idle during each side's rounds (its cores with nothing to run): ${['raw sharp', 'all roles', 'edge role alone'].map((name, i) => `${name} ${((100 * idle[i]!.idle) / idle[i]!.total).toFixed(1)}%`).join(', ')}`);
 for (const [index, [name, base]] of ([['all roles', service.url], ['edge role alone', edgeOnly.url]] as const).entries()) {
   const p99s = delays.get(base)!;
   console.log(`${name}: event-loop delay p99 per round ${p99s.map((d) => d.toFixed(1)).join(', ')} ms, worst ${Math.max(...p99s).toFixed(1)} (aim < 20 ms); peak RSS ${peaks[index]!.toFixed(0)} MB`);
