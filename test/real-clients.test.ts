@@ -2,13 +2,15 @@
 // global fetch) reads every early answer to an upload, the connection survives an answer given
 // before a small body was read, and CORS preflight names every method routed at a path.
 import { randomBytes } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import test from 'ava';
 import sharp from 'sharp';
 import { connectDatabase } from '../shared/db/database.ts';
 import { createLogger } from '../shared/logger.ts';
+import { LIBVIPS_NICE } from '../workers/image-pool.ts';
 import { createTestDatabase, type TestDatabase } from './helpers/database.ts';
-import { pngImage } from './helpers/images.ts';
+import { jpegImage, pngImage } from './helpers/images.ts';
 import { ADMIN } from './helpers/process.ts';
 import { adminToken } from './helpers/service.ts';
 import { startProcess, type ServiceProcess } from './helpers/service-process.ts';
@@ -210,4 +212,33 @@ for (const [path, expected] of PREFLIGHT) {
 
 test('preflight of a path nobody routes is 404', async (t) => {
   t.is((await fetch(`${server.url}/api/nothing/here`, { method: 'OPTIONS' })).status, 404);
+});
+
+// ---- Image work yields to the event loop -----------------------------------------------------------
+
+/** Id, name and nice value of each thread of a process (Linux /proc). */
+function threadsOf(pid: number): Array<{ tid: number; name: string; nice: number }> {
+  return readdirSync(`/proc/${pid}/task`).flatMap((tid) => {
+    try {
+      const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      return [{ tid: Number(tid), name: stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')), nice: Number(fields[16]) }];
+    } catch {
+      return []; // ended meanwhile
+    }
+  });
+}
+
+const procThere = existsSync('/proc/self/task');
+(procThere ? test : test.skip)(`after an upload, libvips' threads in the real process run at nice ${LIBVIPS_NICE}, its event loop at 0${procThere ? '' : ': not run, no /proc here'}`, async (t) => {
+  const form = new FormData();
+  form.append('payload', JSON.stringify({ title: '우선순위 확인', date: '2026-05-01', schoolName: '고려대학교', venue: { name: '민주광장', address: '서울' } }));
+  form.append('posters', new Blob([await jpegImage(1600, 1000)], { type: 'image/jpeg' }), 'poster.jpg');
+  const answer = await fetch(`${server.url}/api/admin/events`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: form });
+  t.is(answer.status, 201);
+  const threads = threadsOf(server.child.pid!);
+  const libvips = threads.filter((thread) => thread.name === 'libvips worker');
+  t.true(libvips.length > 0, `libvips threads: ${threads.map((thread) => thread.name).join(', ')}`);
+  t.deepEqual([...new Set(libvips.map((thread) => thread.nice))], [LIBVIPS_NICE]);
+  t.is(threads.find((thread) => thread.tid === server.child.pid)!.nice, 0, 'the main thread keeps its priority');
 });

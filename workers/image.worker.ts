@@ -1,9 +1,11 @@
 // Piscina worker: one uploaded image → original (unchanged), medium and thumb (WebP), off the event loop.
 
+import { readdirSync, readFileSync } from 'node:fs';
+import { setPriority } from 'node:os';
 import sharp, { type Metadata } from 'sharp';
 import { Piscina } from 'piscina';
 import { sniffContentType } from '../shared/storage/content-type.ts';
-import { ImageError, type ImageFormat, type ImageTask, type ProcessedImage } from './image-pool.ts';
+import { ImageError, LIBVIPS_NICE, type ImageFormat, type ImageTask, type ProcessedImage } from './image-pool.ts';
 
 /** Decompression-bomb guard: width × height of the decoded image. */
 export const MAX_INPUT_PIXELS = 40_000_000;
@@ -66,9 +68,40 @@ export async function processImage(bytes: Uint8Array): Promise<ProcessedImage> {
   }
 }
 
+/**
+ * Threads of this process already looked at. libvips starts and ends its threads as it needs them:
+ * an id that left the list is forgotten, so a new thread given a used id is looked at again.
+ */
+const seenThreads = new Set<string>();
+
+/** Lowers the priority of libvips threads not seen before; a no-op where /proc is not there. */
+export function lowerLibvipsPriority(): void {
+  let threads: string[];
+  try {
+    threads = readdirSync('/proc/self/task');
+  } catch {
+    return;
+  }
+  const alive = new Set(threads);
+  for (const tid of seenThreads) if (!alive.has(tid)) seenThreads.delete(tid);
+  for (const tid of threads) {
+    if (seenThreads.has(tid)) continue;
+    try {
+      const name = readFileSync(`/proc/self/task/${tid}/comm`, 'utf8').trim();
+      // Linux's nice is per thread: setpriority on a thread id changes that thread alone.
+      if (name === 'libvips worker') setPriority(Number(tid), LIBVIPS_NICE);
+      seenThreads.add(tid);
+    } catch {
+      // gone already
+    }
+  }
+}
+
 /** Piscina entry: the input bytes come transferred, and the three outputs go back transferred. */
 export default async function imageWorker(task: ImageTask) {
+  lowerLibvipsPriority();
   const result = await processImage(task.bytes);
+  lowerLibvipsPriority(); // threads libvips started for this image, before the next one runs
   const transferList = new Set<ArrayBuffer>();
   for (const view of [result.original, result.medium, result.thumb]) {
     if (ownsWholeBuffer(view)) transferList.add(view.buffer);
