@@ -27,11 +27,13 @@ export function budgetOf(affinityCpus: number, limit: number | null): number {
   return Math.max(1, Math.min(affinityCpus, byQuota));
 }
 
-interface Mount {
-  /** The hierarchy's folder mounted there (a container's own cgroup, in its namespace: `/`). */
-  root: string;
-  point: string;
+/** The cpu controller's folder of this process, in one mounted cgroup hierarchy. */
+export interface CpuCgroup {
   version: 1 | 2;
+  /** This process's own cgroup folder (absolute, as mounted). */
+  dir: string;
+  /** Where the hierarchy is mounted: the top folder a quota can be read from. */
+  mountPoint: string;
 }
 
 /**
@@ -47,27 +49,27 @@ export function cgroupCpuLimit(fsRoot = '/'): number | null {
       return null;
     }
   };
-  const membership = read('/proc/self/cgroup');
-  const mountinfo = read('/proc/self/mountinfo');
-  if (membership === null || mountinfo === null) return null;
   let tightest: number | null = null;
-  for (const { mount, cgroup } of cpuCgroups(membership, mountinfo)) {
-    // The process's folder relative to what is mounted; a path outside it (no cgroup namespace) is
-    // looked up from the mount point itself.
-    const relative = path.posix.relative(mount.root, cgroup);
-    const below = relative.startsWith('..') ? '' : relative;
-    for (let folder = below; ; folder = path.posix.dirname(folder)) {
-      const dir = path.posix.join(mount.point, folder === '.' ? '' : folder);
-      const limit = mount.version === 2 ? quotaV2(read(`${dir}/cpu.max`)) : quotaV1(read(`${dir}/cpu.cfs_quota_us`), read(`${dir}/cpu.cfs_period_us`));
+  for (const { version, dir, mountPoint } of cpuCgroups(fsRoot)) {
+    for (let folder = dir; ; folder = path.posix.dirname(folder)) {
+      const limit = version === 2 ? quotaV2(read(`${folder}/cpu.max`)) : quotaV1(read(`${folder}/cpu.cfs_quota_us`), read(`${folder}/cpu.cfs_period_us`));
       if (limit !== null && (tightest === null || limit < tightest)) tightest = limit;
-      if (folder === '' || folder === '.' || folder === '/') break;
+      if (folder === mountPoint || folder === '/') break;
     }
   }
   return tightest;
 }
 
-/** Each mounted hierarchy that has the cpu controller, with this process's cgroup in it. */
-function cpuCgroups(membership: string, mountinfo: string): Array<{ mount: Mount; cgroup: string }> {
+/** Each mounted hierarchy that has the cpu controller, with this process's folder in it; empty where /proc cannot be read. */
+export function cpuCgroups(fsRoot = '/'): CpuCgroup[] {
+  let membership: string;
+  let mountinfo: string;
+  try {
+    membership = readFileSync(path.join(fsRoot, '/proc/self/cgroup'), 'utf8');
+    mountinfo = readFileSync(path.join(fsRoot, '/proc/self/mountinfo'), 'utf8');
+  } catch {
+    return [];
+  }
   // /proc/self/cgroup: `hierarchy-id:controllers:path`; v2 is `0::path`.
   const v1 = new Map<string, string>();
   let v2: string | null = null;
@@ -77,7 +79,7 @@ function cpuCgroups(membership: string, mountinfo: string): Array<{ mount: Mount
     if (match[1] === '0' && match[2] === '') v2 = match[3]!;
     else for (const controller of match[2]!.split(',')) v1.set(controller, match[3]!);
   }
-  const found: Array<{ mount: Mount; cgroup: string }> = [];
+  const found: CpuCgroup[] = [];
   // mountinfo: `id parent major:minor root mount-point options [optional...] - fstype source super-options`.
   for (const line of mountinfo.split('\n')) {
     const [before, after] = line.split(' - ');
@@ -85,11 +87,17 @@ function cpuCgroups(membership: string, mountinfo: string): Array<{ mount: Mount
     const fields = before.split(' ');
     const [fstype, , superOptions = ''] = after.split(' ');
     const root = unescapeMountPath(fields[3] ?? '');
-    const point = unescapeMountPath(fields[4] ?? '');
-    if (fstype === 'cgroup2' && v2 !== null) found.push({ mount: { root, point, version: 2 }, cgroup: v2 });
-    else if (fstype === 'cgroup' && superOptions.split(',').includes('cpu') && v1.has('cpu')) {
-      found.push({ mount: { root, point, version: 1 }, cgroup: v1.get('cpu')! });
-    }
+    const mountPoint = unescapeMountPath(fields[4] ?? '');
+    let cgroup: string | undefined;
+    let version: 1 | 2;
+    if (fstype === 'cgroup2' && v2 !== null) [cgroup, version] = [v2, 2];
+    else if (fstype === 'cgroup' && superOptions.split(',').includes('cpu')) [cgroup, version] = [v1.get('cpu'), 1];
+    else continue;
+    if (cgroup === undefined) continue;
+    // The process's folder relative to what is mounted (a container's own cgroup, in its namespace:
+    // `/`); a path outside it (no cgroup namespace) is looked up from the mount point itself.
+    const relative = path.posix.relative(root, cgroup);
+    found.push({ version, dir: relative.startsWith('..') ? mountPoint : path.posix.join(mountPoint, relative), mountPoint });
   }
   return found;
 }

@@ -7,8 +7,9 @@ import { mkdirSync, readFileSync, rmdirSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { availableParallelism, tmpdir } from 'node:os';
 import path from 'node:path';
-import { budgetOf, cgroupCpuLimit } from '../shared/cpu-budget.ts';
+import { budgetOf, cgroupCpuLimit, cpuCgroups } from '../shared/cpu-budget.ts';
 import { freePort } from '../shared/db/embedded-postgres.ts';
+import { sample } from './bench/bench-service.ts';
 import { createTestDatabase } from './helpers/database.ts';
 import { startProcess } from './helpers/service-process.ts';
 
@@ -129,36 +130,22 @@ test('the budget: the fewer of the CPUs and the quota rounded up, at least one',
 });
 
 /**
- * A cgroup beside this process's with a CPU quota, where this machine lets the test make one (root,
- * the cpu controller mounted writable): its folder, or why not.
+ * A cgroup under this process's with a CPU quota, where this machine lets the test make one (root,
+ * the cgroup v1 cpu controller mounted writable): its folder, or why not.
  */
 function cpuCgroup(cores: number): { dir: string } | { why: string } {
+  const v1 = cpuCgroups().find((cgroup) => cgroup.version === 1);
+  if (v1 === undefined) return { why: 'no cgroup v1 cpu controller is mounted' };
   try {
-    const membership = readFileSync('/proc/self/cgroup', 'utf8');
-    const mountinfo = readFileSync('/proc/self/mountinfo', 'utf8');
-    for (const line of mountinfo.split('\n')) {
-      const [before, after] = line.split(' - ');
-      if (!before || !after) continue;
-      const [fstype, , options = ''] = after.split(' ');
-      const [, , , mountRoot, point] = before.split(' ');
-      const v1 = fstype === 'cgroup' && options.split(',').includes('cpu');
-      if (!v1 || !mountRoot || !point) continue;
-      const own = /^\d+:[^:]*\bcpu\b[^:]*:(.*)$/m.exec(membership)?.[1];
-      if (own === undefined) continue;
-      const relative = path.posix.relative(mountRoot, own);
-      const dir = path.join(point, relative.startsWith('..') ? '' : relative, `schedule-test-${randomBytes(4).toString('hex')}`);
-      mkdirSync(dir);
-      writeFileSync(path.join(dir, 'cpu.cfs_period_us'), '100000');
-      writeFileSync(path.join(dir, 'cpu.cfs_quota_us'), String(Math.round(cores * 100000)));
-      return { dir };
-    }
-    return { why: 'no writable cgroup v1 cpu controller is mounted' };
+    const dir = path.join(v1.dir, `schedule-test-${randomBytes(4).toString('hex')}`);
+    mkdirSync(dir);
+    writeFileSync(path.join(dir, 'cpu.cfs_period_us'), '100000');
+    writeFileSync(path.join(dir, 'cpu.cfs_quota_us'), String(Math.round(cores * 100000)));
+    return { dir };
   } catch (error) {
     return { why: `cannot make a cgroup here (${(error as Error).message.split('\n')[0]})` };
   }
 }
-
-const sample = (metrics: string, name: string) => Number(new RegExp(`^${name.replace(/[{}"]/g, '\\$&')} (\\S+)$`, 'm').exec(metrics)?.[1]);
 
 const made = availableParallelism() > 1 ? cpuCgroup(1) : { why: `this machine has ${availableParallelism()} CPU: a one-core limit would change nothing` };
 if ('why' in made) {

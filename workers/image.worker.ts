@@ -75,7 +75,7 @@ export async function processImage(bytes: Uint8Array): Promise<ProcessedImage> {
 const seenThreads = new Set<string>();
 
 /** Lowers the priority of libvips threads not seen before; a no-op where /proc is not there. */
-export function lowerLibvipsPriority(): void {
+function lowerLibvipsPriority(): void {
   let threads: string[];
   try {
     threads = readdirSync('/proc/self/task');

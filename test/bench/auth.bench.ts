@@ -16,7 +16,6 @@
 // /proc (machine, the service process, its PostgreSQL, this process, other processes).
 import bcrypt from 'bcrypt';
 import { randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import { performance } from 'node:perf_hooks';
@@ -28,7 +27,7 @@ import { createPasswordHasher } from '../../workers/password-hasher.ts';
 import { START_ARGS } from '../helpers/process.ts';
 import { call } from '../helpers/service.ts';
 import type { LoadMessage, LoadPlan, LoginCounts, MeSamples } from './auth-load.ts';
-import { descendantCpuSeconds, loopDelayP99, sample, startBenchService } from './bench-service.ts';
+import { descendantCpuSeconds, loopDelayP99, machineTicks, sample, startBenchService } from './bench-service.ts';
 import { median } from './stats.ts';
 
 const BCRYPT_MEASURE_MS = 3_000;
@@ -107,15 +106,9 @@ interface CpuSnapshot {
 let servicePid = 0;
 
 function cpuSnapshot(): CpuSnapshot {
-  let machineBusy = Number.NaN;
-  let machineTotal = Number.NaN;
-  try {
-    const values = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1, 9).map(Number);
-    machineTotal = values.reduce((a, b) => a + b, 0);
-    machineBusy = machineTotal - values[3]! - values[4]!; // minus idle and iowait
-  } catch {
-    /* not Linux */
-  }
+  const machine = machineTicks();
+  const machineTotal = machine.total;
+  const machineBusy = machine.total - machine.idle;
   const usage = process.cpuUsage();
   const descendants = descendantCpuSeconds([servicePid]);
   return { at: performance.now(), machineBusy, machineTotal, self: usage.user + usage.system, service: descendants.roots.get(servicePid)!, postgres: descendants.others };

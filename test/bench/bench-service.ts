@@ -81,6 +81,16 @@ export function descendantCpuSeconds(roots: number[]): { roots: Map<number, numb
   }
 }
 
+/** The machine's CPU ticks so far, from /proc/stat: idle (idle and iowait) and total; NaN each where it cannot be read. */
+export function machineTicks(): { idle: number; total: number } {
+  try {
+    const values = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1, 9).map(Number);
+    return { idle: values[3]! + values[4]!, total: values.reduce((a, b) => a + b, 0) };
+  } catch {
+    return { idle: Number.NaN, total: Number.NaN }; // not Linux
+  }
+}
+
 /** The value of one sample line of a /metrics text (`name` with its labels, as written there). */
 export function sample(text: string, name: string): number {
   const start = text.indexOf(`\n${name} `);

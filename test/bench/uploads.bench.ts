@@ -13,14 +13,13 @@
 // two): the ratio is against the fastest raw sharp measured here (workers/image-pool.ts says why the
 // service keeps one).
 // Run: node --import tsx test/bench/uploads.bench.ts
-import { readFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import sharp from 'sharp';
 import { cpuBudget } from '../../shared/cpu-budget.ts';
 import { createImagePool } from '../../workers/image-pool.ts';
 import { ADMIN, START_ARGS } from '../helpers/process.ts';
 import { adminToken } from '../helpers/service.ts';
-import { descendantCpuSeconds, loopDelayP99, startBenchService } from './bench-service.ts';
+import { descendantCpuSeconds, loopDelayP99, machineTicks, startBenchService } from './bench-service.ts';
 
 const POSTERS = 80;
 const PER_EVENT = 2;
@@ -58,21 +57,12 @@ const bare = createImagePool({ threads: cpuBudget(), minThreads: cpuBudget(), ta
 await Promise.all(images.map((image) => bare.process(new Uint8Array(image))));
 /** CPU seconds per side over its rounds: [this process, the service process, PostgreSQL]. */
 const cpu = [0, 1, 2].map(() => ({ self: 0, service: 0, postgres: 0 }));
-/** Machine-wide ticks from /proc/stat: [idle (idle + iowait), total]; NaN where it cannot be read. */
-const machineTicks = (): [number, number] => {
-  try {
-    const values = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1, 9).map(Number);
-    return [values[3]! + values[4]!, values.reduce((a, b) => a + b, 0)];
-  } catch {
-    return [Number.NaN, Number.NaN];
-  }
-};
 /** Idle and total ticks of the machine over each side's rounds. */
 const idle = [0, 1, 2].map(() => ({ idle: 0, total: 0 }));
-const countIdle = (side: number, since: [number, number]) => {
-  const [idleNow, totalNow] = machineTicks();
-  idle[side]!.idle += idleNow - since[0];
-  idle[side]!.total += totalNow - since[1];
+const countIdle = (side: number, since: { idle: number; total: number }) => {
+  const now = machineTicks();
+  idle[side]!.idle += now.idle - since.idle;
+  idle[side]!.total += now.total - since.total;
 };
 const selfCpuSeconds = () => {
   const usage = process.cpuUsage();
