@@ -27,9 +27,10 @@ export interface ImageTask {
  * Nice value of libvips' threads, where the pixels are worked (Linux: nice is per thread; the image
  * worker lowers each new libvips thread it finds in /proc/self/task). Sharp fills the cores while
  * uploads run; at this priority the event loop and the storage writes go first when they wake, and
- * sharp takes the rest. Uploads benchmark, 24 Nov, three runs each, on the same machine that hour:
- * event-loop delay p99 per round 2.0-7.5 ms (most 3-5) against 3.9-9.7 at nice 0; all roles 0.872,
- * 0.873 and 0.905 of raw sharp against 0.801, 0.833 and 0.853 (the machine's noise is of that size).
+ * sharp takes the rest. Uploads benchmark, 24 Nov: event-loop delay p99 per round 2.0-7.5 ms (most
+ * 3-5) in 39 of 40 rounds (one of 18.1), against 3.9-9.7 at nice 0 in the three runs of the same
+ * hour; all roles 0.872, 0.873, 0.905, 0.830 and 0.831 of raw sharp, against 0.801, 0.833 and 0.853
+ * (the machine's noise is of that size).
  */
 export const LIBVIPS_NICE = 10;
 
