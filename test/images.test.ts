@@ -5,7 +5,7 @@ import { deflateSync } from 'node:zlib';
 import test, { type ExecutionContext } from 'ava';
 import sharp, { type Sharp } from 'sharp';
 import { sniffContentType } from '../shared/storage/content-type.ts';
-import { createImagePool, ImageError, type ImageErrorCode, type ImagePool, type ProcessedImage } from '../workers/image-pool.ts';
+import { createImagePool, ImageError, LARGE_INPUT_BYTES, type ImageErrorCode, type ImagePool, type ProcessedImage } from '../workers/image-pool.ts';
 
 let pool: ImagePool;
 
@@ -218,6 +218,31 @@ test.serial('the pool processes 8 images concurrently and stays usable after fai
   const stats = pool.stats();
   t.is(stats.queued, 0);
   t.true(stats.threads >= 1 && stats.threads <= 2);
+});
+
+test.serial('posters share a thread two at a time; an input of LARGE_INPUT_BYTES or more has a thread to itself', async (t) => {
+  const own = createImagePool({ threads: 2, minThreads: 2 });
+  t.teardown(() => own.close());
+  const posters = await Promise.all([0, 1, 2, 3].map(async (i) => (await picture(900 + i, 700)).jpeg().toBuffer()));
+  const noise = { type: 'gaussian', mean: 128, sigma: 60 } as const;
+  const large = await sharp({ create: { width: 1900, height: 1700, channels: 3, background: '#000', noise } }).png({ compressionLevel: 1 }).toBuffer();
+  t.true(large.length >= LARGE_INPUT_BYTES, `${large.length} bytes`);
+  const submit = (inputs: Buffer[]) => inputs.map((bytes) => own.process(Buffer.from(bytes)));
+
+  // Tasks are placed as they are submitted: right after four posters, none waits once both threads are up.
+  let waiting = -1;
+  for (const until = Date.now() + 10_000; waiting !== 0 && Date.now() < until; ) {
+    const burst = submit(posters);
+    waiting = own.stats().queued;
+    await Promise.all(burst);
+  }
+  t.is(waiting, 0, 'four posters on two threads at once');
+
+  // Two large inputs take the two threads alone; the two posters behind them wait for one to finish.
+  const mixed = submit([large, large, posters[0]!, posters[1]!]);
+  t.is(own.stats().queued, 2);
+  t.deepEqual((await Promise.all(mixed)).map((image) => image.width), [1900, 1900, 900, 901]);
+  t.is(own.stats().queued, 0);
 });
 
 test('bytes that fill their buffer are transferred; a slice of a shared buffer is copied and left intact', async (t) => {

@@ -1,7 +1,8 @@
 // The image pool: uploads are decoded and resized by sharp in worker threads (image.worker.ts).
 
+import { Piscina } from 'piscina';
 import { createLogger, type Logger } from '../shared/logger.ts';
-import { createWorkerPool, type PoolStats } from './pool.ts';
+import { createWorkerPool, type BalancedThread, type LoadBalancer, type PoolStats } from './pool.ts';
 
 export type ImageFormat = 'jpeg' | 'png' | 'webp' | 'gif' | 'avif';
 
@@ -27,10 +28,10 @@ export interface ImageTask {
  * Nice value of libvips' threads, where the pixels are worked (Linux: nice is per thread; the image
  * worker lowers each new libvips thread it finds in /proc/self/task). Sharp fills the cores while
  * uploads run; at this priority the event loop and the storage writes go first when they wake, and
- * sharp takes the rest. Uploads benchmark, 24 Nov: event-loop delay p99 per round 2.0-7.5 ms (most
- * 3-5) in 39 of 40 rounds (one of 18.1), against 3.9-9.7 at nice 0 in the three runs of the same
- * hour; all roles 0.872, 0.873, 0.905, 0.830 and 0.831 of raw sharp, against 0.801, 0.833 and 0.853
- * (the machine's noise is of that size).
+ * sharp takes the rest. Uploads benchmark, 24 Nov, two images a thread, six runs each way taking
+ * turns: the worst round's event-loop delay p99 was 3.3-7.9 ms in five runs (one 15.4) against
+ * 8.1-16.3 at nice 0; all roles 0.803-0.889 of raw sharp (median 0.871) against 0.807-0.879 (median
+ * 0.851), the edge role alone median 0.891 against 0.890.
  */
 export const LIBVIPS_NICE = 10;
 
@@ -71,32 +72,78 @@ export interface ImagePoolOptions {
   /** Where pool-level failures go (a worker that died outside a task); default a logger of errors only. */
   logger?: Pick<Logger, 'error'>;
   /**
-   * Images each thread works on at once; default 1. Two keep the cores fuller: raw sharp makes
-   * 3-12% more posters a second (the uploads benchmark's peer holds two). The service does not:
-   * taking turns with one a thread (three runs each, 24 Nov), all roles scored 0.843, 0.823 and
-   * 0.896 of that peer with two, 0.842, 0.875 and 0.837 with one, because the event loop, PostgreSQL
-   * and the file writes then wait for the cores sharp fills. Meanwhile the event-loop delay p99 rose
-   * (worst round 13.3-15.1 ms against 7.9-11.1; one round of 35.9 in twelve other runs) and the
-   * worst upload on the edge process (eight events of five 40 MP PNGs turned by EXIF) peaked 60-90
-   * MB higher.
+   * Images each thread works on at once; default 2 (IMAGES_PER_THREAD). An input of LARGE_INPUT_BYTES
+   * or more always has a thread to itself.
    */
   tasksPerThread?: number;
 }
 
+/**
+ * Two images a thread keep both cores busy: one image alone leaves gaps between sharp's steps
+ * (decode, then the medium and the thumb at once), and with one a thread the machine sat 3.4-4.1%
+ * idle during uploads, against 0.9-1.2% with two. Uploads benchmark, 24 Nov, eight runs each way
+ * taking turns (libvips at LIBVIPS_NICE): all roles 0.829-0.871 of raw sharp (median 0.860) with
+ * two, 0.758-0.843 (median 0.822) with one, two ahead in each of the eight pairs; the edge role
+ * alone median 0.870 against 0.838. With libvips at nice 0 two were no faster (stop 31): the event
+ * loop and PostgreSQL then waited for the cores sharp filled.
+ */
+export const IMAGES_PER_THREAD = 2;
+
+/**
+ * Inputs this large run one a thread, as before IMAGES_PER_THREAD: on the edge process (ROLE=edge,
+ * MALLOC_ARENA_MAX=2) two events of five 19 MB PNGs of 40 MP each, turned by EXIF (the upload budget
+ * admits two such bodies), peaked at 719-727 MB with two a thread for every image, 671-676 MB with
+ * one, and 668-675 MB with this rule. The edge's limit is 768 MiB. Posters of a few MB keep sharing
+ * threads.
+ */
+export const LARGE_INPUT_BYTES = 8 * 1024 * 1024;
+
+interface QueueOptions {
+  large: boolean;
+}
+
+/**
+ * Piscina's least-busy choice, except that a large input goes only to an idle thread, and a thread
+ * working on one takes nothing else until it is done. A task no thread may take now waits at the head
+ * of the queue (piscina retries it whenever a thread finishes).
+ */
+function imageBalancer(tasksPerThread: number): LoadBalancer {
+  /** Threads working on a large input: such a thread runs that one task only. */
+  const alone = new Set<number>();
+  return (task, threads) => {
+    const large = ((task as unknown as Record<symbol, QueueOptions | null>)[Piscina.queueOptionsSymbol])?.large === true;
+    // Piscina passes every ready thread: one missing has ended (idle timeout) and is forgotten.
+    for (const id of alone) if (!threads.some((thread) => thread.id === id)) alone.delete(id);
+    let chosen: BalancedThread | null = null;
+    for (const thread of threads) {
+      if (thread.currentUsage === 0) alone.delete(thread.id);
+      if (thread.terminating || thread.destroyed || alone.has(thread.id)) continue;
+      if (thread.currentUsage >= (large ? 1 : tasksPerThread)) continue;
+      if (chosen === null || thread.currentUsage < chosen.currentUsage) chosen = thread;
+    }
+    if (chosen !== null && large) alone.add(chosen.id);
+    return chosen;
+  };
+}
+
 export function createImagePool(options: ImagePoolOptions = {}): ImagePool {
   const logger = options.logger ?? createLogger('error');
+  const tasksPerThread = options.tasksPerThread ?? IMAGES_PER_THREAD;
   const pool = createWorkerPool<ImageTask, ProcessedImage>('image', new URL('./image.worker.ts', import.meta.url), logger, {
     ...(options.threads !== undefined ? { threads: options.threads } : {}),
     minThreads: options.minThreads ?? 1,
-    tasksPerThread: options.tasksPerThread ?? 1,
+    tasksPerThread,
+    loadBalancer: imageBalancer(tasksPerThread),
     // Uploads are bounded by their body limit and come from administrators: no load shedding.
     maxQueue: Number.POSITIVE_INFINITY,
   });
   return {
     async process(bytes) {
       const payload = ownsWholeBuffer(bytes) ? bytes : new Uint8Array(bytes);
+      // The queue options stay on this side: a symbol-keyed property is not cloned to the worker.
+      const queueOptions: QueueOptions = { large: payload.byteLength >= LARGE_INPUT_BYTES };
       try {
-        return await pool.run({ bytes: payload }, [payload.buffer]);
+        return await pool.run({ bytes: payload, [Piscina.queueOptionsSymbol]: queueOptions }, [payload.buffer]);
       } catch (error) {
         throw fromWorkerError(error);
       }

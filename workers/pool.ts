@@ -12,6 +12,10 @@ export interface PoolStats {
   utilization: number;
 }
 
+/** Piscina's balancer type (its package index does not export the name). */
+export type LoadBalancer = NonNullable<NonNullable<ConstructorParameters<typeof Piscina>[0]>['loadBalancer']>;
+export type BalancedThread = Parameters<LoadBalancer>[1][number];
+
 export interface WorkerPool<TTask, TResult> {
   run(task: TTask, transferList?: ArrayBuffer[]): Promise<TResult>;
   stats(): PoolStats;
@@ -32,6 +36,8 @@ export function createWorkerPool<TTask, TResult>(
     minThreads?: number;
     /** Tasks handed to one thread at once (piscina's concurrentTasksPerWorker; default 1). */
     tasksPerThread?: number;
+    /** Which thread takes the next task (piscina's loadBalancer; default the least busy under tasksPerThread). */
+    loadBalancer?: LoadBalancer;
   } = {},
 ): WorkerPool<TTask, TResult> {
   const threads = Math.max(1, options.threads ?? cpuBudget());
@@ -46,6 +52,7 @@ export function createWorkerPool<TTask, TResult>(
     idleTimeout: 60_000,
     concurrentTasksPerWorker: options.tasksPerThread ?? 1,
     workerData: options.workerData,
+    ...(options.loadBalancer ? { loadBalancer: options.loadBalancer } : {}),
   });
   piscina.on('error', (error: unknown) => logger.error({ err: error, pool: name }, 'worker pool error'));
   const run = (task: TTask, transferList?: ArrayBuffer[]) =>

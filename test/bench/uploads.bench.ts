@@ -9,9 +9,9 @@
 // cores with the service, and fetch (undici) spent 3.2-4.5 ms of CPU a poster sending these bodies,
 // node:http 0.8-0.9. Each side's CPU per poster is printed: the raw pool, the service process, its
 // PostgreSQL, and the client; and how much of the machine sat idle during each side's rounds. The peer holds two images a thread, sharp's best rate on these cores
-// (one a thread, as the service's pool holds, gave 3-12% fewer posters a second; three no more than
-// two): the ratio is against the fastest raw sharp measured here (workers/image-pool.ts says why the
-// service keeps one).
+// (one a thread gave 3-12% fewer posters a second; three no more than two), as the service's pool
+// now does for inputs under LARGE_INPUT_BYTES (workers/image-pool.ts): the ratio is against the
+// fastest raw sharp measured here.
 // Run: node --import tsx test/bench/uploads.bench.ts
 import { Agent, request } from 'node:http';
 import sharp from 'sharp';
