@@ -243,6 +243,16 @@ test.serial('posters share a thread two at a time; an input of LARGE_INPUT_BYTES
   t.is(own.stats().queued, 2);
   t.deepEqual((await Promise.all(mixed)).map((image) => image.width), [1900, 1900, 900, 901]);
   t.is(own.stats().queued, 0);
+
+  // A large input waits for a thread of its own, first in line: the posters sent after it do not
+  // overtake it, or a steady flow of them would keep it waiting until they stop.
+  const done: string[] = [];
+  const track = (promise: Promise<ProcessedImage>, name: string) => promise.then(() => done.push(name));
+  const before = posters.map((bytes, i) => track(own.process(Buffer.from(bytes)), `poster ${i}`));
+  const alone = track(own.process(Buffer.from(large)), 'large');
+  const after = Array.from({ length: 24 }, (_, i) => track(own.process(Buffer.from(posters[i % 4]!)), `later poster ${i}`));
+  await Promise.all([...before, alone, ...after]);
+  t.true(done.indexOf('large') < done.length - 4, `finished in this order: ${done.join(', ')}`);
 });
 
 test('bytes that fill their buffer are transferred; a slice of a shared buffer is copied and left intact', async (t) => {

@@ -36,7 +36,11 @@ export function createWorkerPool<TTask, TResult>(
     minThreads?: number;
     /** Tasks handed to one thread at once (piscina's concurrentTasksPerWorker; default 1). */
     tasksPerThread?: number;
-    /** Which thread takes the next task (piscina's loadBalancer; default the least busy under tasksPerThread). */
+    /**
+     * Which thread takes the next task (piscina's loadBalancer; default the least busy under
+     * tasksPerThread). A task it places nowhere stays first in line (piscina's stricterFIFO), so the
+     * tasks behind it cannot overtake it for as long as they keep coming.
+     */
     loadBalancer?: LoadBalancer;
   } = {},
 ): WorkerPool<TTask, TResult> {
@@ -52,7 +56,7 @@ export function createWorkerPool<TTask, TResult>(
     idleTimeout: 60_000,
     concurrentTasksPerWorker: options.tasksPerThread ?? 1,
     workerData: options.workerData,
-    ...(options.loadBalancer ? { loadBalancer: options.loadBalancer } : {}),
+    ...(options.loadBalancer ? { loadBalancer: options.loadBalancer, stricterFIFO: true } : {}),
   });
   piscina.on('error', (error: unknown) => logger.error({ err: error, pool: name }, 'worker pool error'));
   const run = (task: TTask, transferList?: ArrayBuffer[]) =>
