@@ -83,8 +83,8 @@ export interface ImagePoolOptions {
  * (decode, then the medium and the thumb at once), and with one a thread the machine sat 3.4-4.1%
  * idle during uploads, against 0.9-1.2% with two. Uploads benchmark, 24 Nov, eight runs each way
  * taking turns (libvips at LIBVIPS_NICE): all roles 0.829-0.871 of raw sharp (median 0.860) with
- * two, 0.758-0.843 (median 0.822) with one, two ahead in each of the eight pairs; the edge role
- * alone median 0.870 against 0.838. With libvips at nice 0 two were no faster (stop 31): the event
+ * two, 0.758-0.843 (median 0.823) with one, two ahead in each of the eight pairs; the edge role
+ * alone median 0.871 against 0.838. With libvips at nice 0 two were no faster (stop 31): the event
  * loop and PostgreSQL then waited for the cores sharp filled.
  */
 export const IMAGES_PER_THREAD = 2;
