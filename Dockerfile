@@ -30,8 +30,8 @@ RUN groupadd --system --gid 10001 app \
 WORKDIR /app
 # MALLOC_ARENA_MAX: glibc gives each thread that allocates its own malloc arena, and the freed
 # memory of sharp's many threads stays in them. Two arenas: the worst upload measured on the edge
-# process (eight events of five 40 MP PNGs) peaked at 505-510 MB instead of 630-655, at the same
-# upload rate (README, "Memory").
+# process (eight events of five 40 MP PNGs, the pool then at one image a thread) peaked at 505-510
+# MB instead of 630-655, at the same upload rate (README, "Memory").
 ENV NODE_ENV=production \
     PORT=3000 \
     DATA_DIR=/app/data \

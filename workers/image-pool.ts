@@ -112,11 +112,11 @@ function imageBalancer(tasksPerThread: number): LoadBalancer {
   const alone = new Set<number>();
   return (task, threads) => {
     const large = ((task as unknown as Record<symbol, QueueOptions | null>)[Piscina.queueOptionsSymbol])?.large === true;
-    // Piscina passes every ready thread: one missing has ended (idle timeout) and is forgotten.
-    for (const id of alone) if (!threads.some((thread) => thread.id === id)) alone.delete(id);
+    // A thread alone is free again once it has no task, or gone when piscina no longer lists it
+    // (it passes every ready thread; an idle one ends after its timeout).
+    for (const id of alone) if (!threads.some((thread) => thread.id === id && thread.currentUsage > 0)) alone.delete(id);
     let chosen: BalancedThread | null = null;
     for (const thread of threads) {
-      if (thread.currentUsage === 0) alone.delete(thread.id);
       if (thread.terminating || thread.destroyed || alone.has(thread.id)) continue;
       if (thread.currentUsage >= (large ? 1 : tasksPerThread)) continue;
       if (chosen === null || thread.currentUsage < chosen.currentUsage) chosen = thread;
