@@ -160,7 +160,7 @@ export async function startService(config: Config, options: ServiceOptions = {})
     const lazy = !config.roles.has('edge');
     passwords = createPasswordHasher(logger, { lazy });
     images = createImagePool({ logger, ...(lazy ? { minThreads: 0 } : {}) });
-    analysis = createAnalysisPool(database.url, logger, { lazy });
+    analysis = createAnalysisPool(database.url, logger, { lazy, timeouts: { connectMs: config.database.connectTimeoutMs, queryMs: config.database.queryTimeoutMs }, savedSearches: config.savedSearches });
     const analyze = analysis.tokens;
     const search = new CachedSearchIndex(await createSearchIndex({ db: database.db, opensearchUrl: config.opensearchUrl, logger, analyze }));
     const storage = await createStorage(config);
@@ -237,7 +237,7 @@ export async function startService(config: Config, options: ServiceOptions = {})
         metrics.countOrphans('object', result.objects.length);
         metrics.countOrphans('part', result.parts.length);
       });
-      pruning = startCounterPruning(database.db, logger, () => new Date(clock.now()));
+      pruning = startCounterPruning(database.db, logger, () => new Date(clock.now()), undefined, config.savedSearches.retentionDays);
     }
     // Every role listens on PORT (probes everywhere, the API only in the edge role) and on METRICS_PORT (/metrics).
     const router = new Router();

@@ -143,6 +143,12 @@ const UNAVAILABLE_SOCKET = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIM
 /** node-postgres and pg-pool report their timeouts and lost connections without a code. */
 const UNAVAILABLE_MESSAGE = /^(Query read timeout|timeout exceeded when trying to connect|Connection terminated|Client has encountered a connection error|Connection pool of the database object has been destroyed)/;
 
+/**
+ * The message prefix of a database-unavailable error re-thrown by a worker thread: an error loses
+ * its `code` crossing threads, and the caller turns this one into 503.
+ */
+export const DATABASE_UNAVAILABLE = 'DATABASE_UNAVAILABLE: ';
+
 /** True when an error means the database cannot be reached now (a retry later may succeed), not a bad query. */
 export function databaseUnavailable(error: unknown): boolean {
   if (!(error instanceof Error)) return false;

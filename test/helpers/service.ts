@@ -55,6 +55,8 @@ export async function startTestService(env: Record<string, string> = {}, options
     // its own addresses), and one loopback address registers many accounts.
     TRUST_PROXY: '1',
     REGISTER_LIMIT_PER_HOUR: '100000',
+    // Tests send their searches from one address; test/hostile-input.test.ts sets the budget itself.
+    QUERY_BUDGET_BURST: '1000000',
     ...env,
   });
   const clock = new ManualClock();
