@@ -7,7 +7,7 @@ import { migrate } from '../shared/db/migrate.ts';
 import { LOCKOUT_FAILURES, LOCKOUT_WINDOW_MS, lockRemainingMs, openAttempt, recordFailure, type LoginScope } from '../shared/db/repositories/login-attempts.ts';
 import { userByEmail } from '../shared/db/repositories/users.ts';
 import { REGISTRATION_WINDOW_MS, takeRegistration } from '../shared/db/repositories/registrations.ts';
-import { createLogger } from '../shared/logger.ts';
+import { createLogger } from '../shared/runtime/logger.ts';
 import { pruneExpiredCounters, startCounterPruning } from '../workers/actors/counter-pruning.ts';
 import { createTestDatabase } from './helpers/database.ts';
 

@@ -1,7 +1,7 @@
 // The analysis pool behind a small interface: suggestions, query tokens and dictionary parsing run
 // in worker threads; this side only tracks the versions a thread must have caught up with.
 import type { ParsedDictionary } from '../shared/korean/dictionary.ts';
-import type { Logger } from '../shared/logger.ts';
+import type { Logger } from '../shared/runtime/logger.ts';
 import type { AnalysisTask, AnalysisVersions } from './analysis.worker.ts';
 import { createWorkerPool, type PoolStats } from './pool.ts';
 
