@@ -40,6 +40,7 @@ ENV NODE_ENV=production \
 # Code and dependencies stay owned by root: the app user can read, not change them.
 COPY --from=deps /app/node_modules ./node_modules
 COPY package.json package-lock.json tsconfig.json ./
+COPY app ./app
 COPY edge ./edge
 COPY shared ./shared
 COPY workers ./workers
@@ -51,7 +52,7 @@ ENTRYPOINT ["/usr/bin/tini", "--"]
 # As `npm start` (package.json), V8 option included: --initial-old-space-size=128 keeps the old
 # generation's limit at 128 MB or more, so the upload bodies' buffers (external memory, which V8
 # counts against that limit) no longer start a full collection every half second (README, "Memory").
-CMD ["node", "--initial-old-space-size=128", "--import", "tsx", "shared/main.ts"]
+CMD ["node", "--initial-old-space-size=128", "--import", "tsx", "app/main.ts"]
 
 # bots: the microblog mirror is read in headless Chromium (puppeteer-core never downloads a browser);
 # Nanum fonts so Korean text renders. The code passes --no-sandbox (no user namespaces in the pod).

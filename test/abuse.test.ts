@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { readdir, stat } from 'node:fs/promises';
 import { request } from 'node:http';
 import { join } from 'node:path';
-import { ConfigError, loadConfig } from '../shared/config.ts';
+import { ConfigError, loadConfig } from '../shared/runtime/config.ts';
 import { accountDelayFor, ACCOUNT_DELAY_MAX_MS, ACCOUNT_FREE_FAILURES, LOCKOUT_FAILURES } from '../shared/db/repositories/login-attempts.ts';
 import { adminToken, ADMIN, call, startTestService, type LogCapture, type TestService } from './helpers/service.ts';
 

@@ -8,7 +8,7 @@ import { LOCKOUT_FAILURES, LOCKOUT_WINDOW_MS, lockRemainingMs, openAttempt, reco
 import { userByEmail } from '../shared/db/repositories/users.ts';
 import { REGISTRATION_WINDOW_MS, takeRegistration } from '../shared/db/repositories/registrations.ts';
 import { saveSearch } from '../shared/db/repositories/saved-searches.ts';
-import { createLogger } from '../shared/logger.ts';
+import { createLogger } from '../shared/runtime/logger.ts';
 import { pruneExpiredCounters, startCounterPruning } from '../workers/actors/counter-pruning.ts';
 import { createTestDatabase } from './helpers/database.ts';
 

@@ -4,7 +4,7 @@ import { DATABASE_UNAVAILABLE } from '../shared/db/database.ts';
 import { serviceUnavailable } from '../shared/errors.ts';
 import type { SuggestedSearchRules } from '../shared/db/repositories/saved-searches.ts';
 import type { ParsedDictionary } from '../shared/korean/dictionary.ts';
-import type { Logger } from '../shared/logger.ts';
+import type { Logger } from '../shared/runtime/logger.ts';
 import type { AnalysisTask, AnalysisVersions, AnalysisWorkerData } from './analysis.worker.ts';
 import { createWorkerPool, type PoolStats } from './pool.ts';
 

@@ -8,7 +8,7 @@ import { birthdaysInMonth } from '../../shared/db/repositories/members.ts';
 import { deleteSchedule, scheduleDetail, schedulesBetween, schedulesByIds, type Category, type ScheduleItem } from '../../shared/db/repositories/schedules.ts';
 import { badRequest, notFound } from '../../shared/errors.ts';
 import { afterScheduleCommit, recordScheduleChange } from '../../shared/schedule-changes.ts';
-import { compressVariants } from '../../shared/compression.ts';
+import { compressVariants } from '../../shared/cache/compression.ts';
 import { rebuildSearchIndex } from '../../shared/search/sync.ts';
 import type { Services } from '../../shared/services.ts';
 import { clientKey } from '../client-key.ts';

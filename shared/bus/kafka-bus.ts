@@ -14,8 +14,8 @@
 // kafkajs's idempotent producer retries without end, so a frozen broker would block every
 // publisher silently; a retried send can duplicate a message, which the idempotent actors absorb.
 import { Kafka, logLevel, Partitioners, type Admin, type Consumer, type IHeaders, type KafkaMessage, type LogEntry, type Producer } from 'kafkajs';
-import type { Logger } from '../logger.ts';
-import { currentTraceHeaders, inConsumerSpans, tracing, type TraceHeaders } from '../tracing.ts';
+import type { Logger } from '../runtime/logger.ts';
+import { currentTraceHeaders, inConsumerSpans, tracing, type TraceHeaders } from '../runtime/tracing.ts';
 import {
   combineHealth,
   DeadLetterCounts,

@@ -1,6 +1,6 @@
 // One pg-promise instance per process; every SQL value goes through its parameter formatting.
 import pgPromise, { type IDatabase, type IMain, type ITask } from 'pg-promise';
-import type { Logger } from '../logger.ts';
+import type { Logger } from '../runtime/logger.ts';
 
 export type Db = IDatabase<object>;
 export type Tx = ITask<object>;

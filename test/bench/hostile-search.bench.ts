@@ -8,7 +8,7 @@
 import { performance } from 'node:perf_hooks';
 import { connectDatabase } from '../../shared/db/database.ts';
 import { migrate } from '../../shared/db/migrate.ts';
-import { createLogger } from '../../shared/logger.ts';
+import { createLogger } from '../../shared/runtime/logger.ts';
 import { createSearchIndex } from '../../shared/search/create-search-index.ts';
 import { createAnalysisPool } from '../../workers/analysis-pool.ts';
 import { createTestDatabase } from '../helpers/database.ts';

@@ -3,11 +3,11 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ManualClock } from '../../shared/clock.ts';
-import { loadConfig, type Config } from '../../shared/config.ts';
+import { ManualClock } from '../../shared/runtime/clock.ts';
+import { loadConfig, type Config } from '../../shared/runtime/config.ts';
 import { freePort } from '../../shared/db/embedded-postgres.ts';
-import { createLogger } from '../../shared/logger.ts';
-import { startService, type RunningService } from '../../shared/service.ts';
+import { createLogger } from '../../shared/runtime/logger.ts';
+import { startService, type RunningService } from '../../app/service.ts';
 import { createTestDatabase, type TestDatabase } from './database.ts';
 import { ADMIN } from './process.ts';
 

@@ -3,12 +3,12 @@
 // only when the same address or account comes back, so a client rotating addresses would grow the
 // tables without end. Saved searches are kept for their retention window (SAVED_SEARCH_RETENTION_DAYS).
 // The actors role deletes expired rows at start and then every interval.
-import { runPeriodically, type PeriodicTask } from '../../shared/background.ts';
+import { runPeriodically, type PeriodicTask } from '../../shared/runtime/background.ts';
 import type { Db } from '../../shared/db/database.ts';
 import { LOCKOUT_WINDOW_MS } from '../../shared/db/repositories/login-attempts.ts';
 import { REGISTRATION_WINDOW_MS } from '../../shared/db/repositories/registrations.ts';
 import { pruneSavedSearches } from '../../shared/db/repositories/saved-searches.ts';
-import type { Logger } from '../../shared/logger.ts';
+import type { Logger } from '../../shared/runtime/logger.ts';
 
 export const PRUNE_INTERVAL_MS = 60 * 60 * 1000;
 
