@@ -2,7 +2,7 @@
 // them in order. `npm start` and the tests both go through startService.
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, statfs, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { adminAuthenticator, adminAuthRoutes, requireExistingAdmin } from '../edge/routes/admin-auth.ts';
@@ -45,6 +45,7 @@ import { ConfigError, type Config } from '../shared/runtime/config.ts';
 import { connectDatabase, type Database } from '../shared/db/database.ts';
 import type { EmbeddedDatabase } from '../shared/db/embedded-postgres.ts';
 import { EMBEDDED_DATABASE } from '../shared/db/embedded-running.ts';
+import { startMailDelivery, type MailDelivery } from '../shared/mail-queue.ts';
 import { OutageLog } from '../edge/outage-log.ts';
 import { migrate } from '../shared/db/migrate.ts';
 import { upsertAdmin } from '../shared/db/repositories/admin-users.ts';
@@ -157,6 +158,7 @@ export async function startService(config: Config, options: ServiceOptions = {})
   let analysis: AnalysisPool | null = null;
   let bus: Bus | null = null;
   let sweeper: PeriodicTask | null = null;
+  let mailDelivery: MailDelivery | null = null;
   let pruning: PeriodicTask | null = null;
   try {
     await migrateDatabase(databaseUrl, logger);
@@ -171,6 +173,9 @@ export async function startService(config: Config, options: ServiceOptions = {})
     // New accounts point at these; the edge serves them (local) or the bucket does (S3).
     if (config.roles.has('edge')) await ensureDefaultPictures(storage, logger);
     bus = await createBus({ db: database.db, logger, kafkaBrokers: config.kafkaBrokers });
+    const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, mailDir: join(config.dataDir, 'mail') }, logger);
+    // The roles that queue mail (edge) or run background work (actors) deliver it.
+    if (config.roles.has('edge') || config.roles.has('actors')) mailDelivery = startMailDelivery(database.db, mailer, logger);
     const services: Services = {
       config,
       db: database.db,
@@ -178,7 +183,8 @@ export async function startService(config: Config, options: ServiceOptions = {})
       clock,
       tokens: new Tokens(await jwtSecret(config), clock),
       passwords,
-      mailer: createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, mailDir: join(config.dataDir, 'mail') }, logger),
+      mailer,
+      mailQueue: { wake: () => mailDelivery?.wake() },
       storage,
       background: new BackgroundTasks(logger),
       images,
@@ -192,6 +198,14 @@ export async function startService(config: Config, options: ServiceOptions = {})
     };
     // Readiness, not liveness: a replica whose database does not answer takes no traffic, and is not restarted.
     services.readiness.add('database', async () => (await database.db.one<{ ok: number }>('SELECT 1 AS ok')).ok === 1);
+    // What lives under DATA_DIR (the embedded database, local uploads, mail files) needs room: a
+    // replica short of it takes no traffic before writes start failing.
+    if (embedded || storage.kind === 'local' || !config.smtpUrl) {
+      services.readiness.add('disk', async () => {
+        const space = await statfs(config.dataDir);
+        return space.bavail * space.bsize >= config.dataDirMinFreeBytes;
+      });
+    }
     if (config.roles.has('edge')) {
       const empty = await database.db.one<{ empty: boolean }>('SELECT NOT EXISTS (SELECT 1 FROM members) AND NOT EXISTS (SELECT 1 FROM schedules) AS empty');
       if (empty.empty) logger.info('the database is empty: run `npm run seed:demo` (this server may keep running) to load the demo data set (데모 데이터)');
@@ -314,6 +328,7 @@ export async function startService(config: Config, options: ServiceOptions = {})
         await relay?.stop();
         await services.background.drain();
         await bus!.close();
+        await mailDelivery?.stop();
         services.mailer.close();
         await passwords!.close();
         await images!.close();
@@ -327,6 +342,7 @@ export async function startService(config: Config, options: ServiceOptions = {})
   } catch (error) {
     await sweeper?.stop().catch(() => undefined);
     await pruning?.stop().catch(() => undefined);
+    await mailDelivery?.stop().catch(() => undefined);
     await passwords?.close().catch(() => undefined);
     await images?.close().catch(() => undefined);
     await analysis?.close().catch(() => undefined);

@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
 import uWS from 'uWebSockets.js';
 import { databaseUnavailable } from '../shared/db/database.ts';
-import { DatabaseUnavailableError, HttpError, serviceUnavailable } from '../shared/errors.ts';
+import { DatabaseUnavailableError, diskFull, HttpError, insufficientStorage, serviceUnavailable } from '../shared/errors.ts';
 import type { OutageLog } from './outage-log.ts';
 import type { Logger } from '../shared/runtime/logger.ts';
 import { tracing } from '../shared/runtime/tracing.ts';
@@ -300,6 +300,10 @@ export function startEdge(router: Router, hooks: EdgeHooks, logger: Logger, port
       hooks.outage?.refused(route?.path, error);
       error = serviceUnavailable();
     } else if (error instanceof DatabaseUnavailableError) hooks.outage?.refused(route?.path, error);
+    else if (diskFull(error)) {
+      logger.warn({ requestId: ctx.requestId, route: route?.path, reason: (error as Error).message }, 'disk full: request refused');
+      error = insufficientStorage();
+    }
     if (error instanceof HttpError) {
       write(res, ctx, route, startedAt, error.status, { 'Content-Type': JSON_TYPE, ...error.headers }, JSON.stringify({ error: error.message }));
       return;

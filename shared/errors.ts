@@ -24,3 +24,13 @@ export class DatabaseUnavailableError extends HttpError {}
 /** The database (or another part a request needs) cannot be reached now: the client may retry. */
 export const serviceUnavailable = (retryAfterSeconds = 5) =>
   new DatabaseUnavailableError(503, '데이터베이스에 일시적으로 연결할 수 없습니다. 잠시 후 다시 시도해 주세요.', { 'Retry-After': String(retryAfterSeconds) });
+
+/** The disk under the data (uploads, the embedded database) is full: nothing was stored; the client may retry later. */
+export const insufficientStorage = () =>
+  new HttpError(507, '저장 공간이 부족해 요청을 저장하지 못했습니다. 잠시 후 다시 시도해 주세요.', { 'Retry-After': '60' });
+
+/** A write refused because a disk is full: ENOSPC/EDQUOT from the file system, 53100 from PostgreSQL. */
+export function diskFull(error: unknown): boolean {
+  const code = typeof error === 'object' && error !== null && 'code' in error ? String((error as { code: unknown }).code) : undefined;
+  return code === 'ENOSPC' || code === 'EDQUOT' || code === '53100';
+}

@@ -1,6 +1,6 @@
 // Outgoing mail through nodemailer: over SMTP when SMTP_URL is set, else written as .eml files
 // under DATA_DIR/mail (the embedded default) so a developer can open them.
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import nodemailer, { type Transporter } from 'nodemailer';
 import type { Logger } from './runtime/logger.ts';
@@ -33,8 +33,15 @@ export function createMailer(options: { smtpUrl: string | null; from: string; ma
       const info = await transport.sendMail({ from: options.from, ...message });
       await mkdir(options.mailDir, { recursive: true, mode: 0o700 });
       const file = join(options.mailDir, `${Date.now()}-${info.messageId.replace(/[^A-Za-z0-9.-]/g, '')}.eml`);
-      // Only the service's user may read them: they hold verification tokens.
-      await writeFile(file, info.message as Buffer, { mode: 0o600 });
+      // Only the service's user may read them: they hold verification tokens. Written whole or not
+      // at all (a full disk leaves no empty file; the queue tries again).
+      try {
+        await writeFile(`${file}.part`, info.message as Buffer, { mode: 0o600 });
+        await rename(`${file}.part`, file);
+      } catch (error) {
+        await rm(`${file}.part`, { force: true });
+        throw error;
+      }
       logger.info({ file, subject: message.subject }, 'mail written to file');
     },
     close: () => transport.close(),

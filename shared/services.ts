@@ -23,6 +23,8 @@ export interface Services {
   tokens: Tokens;
   passwords: PasswordHasher;
   mailer: Mailer;
+  /** Delivers the durable mail queue (shared/mail-queue.ts); wake() after queueing a message. */
+  mailQueue: { wake(): void };
   storage: Storage;
   background: BackgroundTasks;
   images: ImagePool;

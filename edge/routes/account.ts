@@ -20,6 +20,7 @@ import {
 import { badRequest, conflict, forbidden, HttpError, unauthorized } from '../../shared/errors.ts';
 import type { Services } from '../../shared/services.ts';
 import { bearerToken } from '../bearer.ts';
+import { enqueueMail } from '../../shared/mail-queue.ts';
 import { reply, type Context } from '../context.ts';
 import type { Route } from '../router.ts';
 import { checkPassword, readLoginBody } from './login-lockout.ts';
@@ -79,15 +80,18 @@ export function accountRoutes(s: Services): Route[] {
     const user = await s.db.tx('register', async (tx) => {
       // Someone whose link expired is told to register again: the stale unverified account makes way.
       await tx.none('DELETE FROM users WHERE lower(email) = lower($1) AND NOT email_verified AND verify_expires < $2', [email, now()]);
-      return insertUser(tx, { email, passwordHash, name, profileKey, verifyToken, verifyExpires: new Date(s.clock.now() + VERIFY_LINK_LIFETIME_MS) });
+      const inserted = await insertUser(tx, { email, passwordHash, name, profileKey, verifyToken, verifyExpires: new Date(s.clock.now() + VERIFY_LINK_LIFETIME_MS) });
+      // 4.1 step 5, made durable: the mail is queued with the account, so an acknowledged
+      // registration always has its mail; a send that fails is retried, and fails nothing here.
+      if (inserted) await enqueueMail(tx, { to: inserted.email, ...verificationMail(s.config.publicBaseUrl, inserted.name, verifyToken) });
+      return inserted;
     }).catch((error: unknown) => {
       if (pgErrorCode(error) === '23505') return null;
       throw error;
     });
     if (!user) throw conflict('이미 가입된 이메일입니다.');
 
-    // A failed send does not fail registration (4.1 step 5).
-    s.background.run('verification-mail', () => s.mailer.send({ to: user.email, ...verificationMail(s.config.publicBaseUrl, user.name, verifyToken) }));
+    s.mailQueue.wake();
     s.logger.info({ userId: user.id }, 'user registered');
     return reply({ success: true, message: '가입이 완료되었습니다. 이메일로 받은 링크를 열어 인증을 마쳐 주세요.' });
   }

@@ -52,6 +52,8 @@ export interface Config {
    * `burst` requests refilled at `perSecond`; past it 429 with Retry-After.
    */
   queryBudget: { burst: number; perSecond: number };
+  /** Readiness fails while DATA_DIR (embedded database, local storage, mail files) has less free space than this. */
+  dataDirMinFreeBytes: number;
   /** Saved searches: distinct queries counted per address and UTC day, days kept, addresses a query needs to be suggested or popular. */
   savedSearches: { limitPerDay: number; retentionDays: number; minAddresses: number };
   /** Bytes of upload bodies (routes allowed more than the default body) one process holds at once; one upload is always admitted. */
@@ -221,6 +223,7 @@ export function loadConfig(env: Env = process.env): Config {
       burst: integer(env, 'QUERY_BUDGET_BURST', 120, 1, 100_000_000),
       perSecond: integer(env, 'QUERY_BUDGET_PER_SECOND', 20, 1, 100_000_000),
     },
+    dataDirMinFreeBytes: integer(env, 'DATA_DIR_MIN_FREE_MB', 64, 0, 1_000_000) * 1024 * 1024,
     savedSearches: {
       limitPerDay: integer(env, 'SAVED_SEARCH_LIMIT_PER_DAY', 50, 1, 1_000_000),
       retentionDays: integer(env, 'SAVED_SEARCH_RETENTION_DAYS', 30, 7, 3_650),

@@ -12,7 +12,8 @@ export interface MailCapture {
   close(): Promise<void>;
 }
 
-export async function startMailCapture(): Promise<MailCapture> {
+/** `port`: listen there (a mail server that comes up where the service already points). */
+export async function startMailCapture(port?: number): Promise<MailCapture> {
   const messages: ParsedMail[] = [];
   let refusing = false;
   const server = new SMTPServer({
@@ -34,7 +35,7 @@ export async function startMailCapture(): Promise<MailCapture> {
       );
     },
   });
-  const port = await freePort();
+  port ??= await freePort();
   await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
   const recipients = (mail: ParsedMail) =>
     [mail.to].flat().flatMap((address) => (address ? address.value.map((v) => v.address?.toLowerCase()) : []));
