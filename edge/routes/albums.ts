@@ -54,7 +54,8 @@ import { reply, type Context } from '../context.ts';
 import { IMAGE_UPLOAD_BODY_LIMIT, IMAGE_UPLOAD_LIMITS, payloadOf, readMultipart, type MultipartBody, type MultipartLimits, type UploadedFile } from '../multipart.ts';
 import { assertMembersExist, parseId } from '../params.ts';
 import type { Route } from '../router.ts';
-import { deleteFilesAfterCommit, processUploads, storeVariants, variantKeys, withFileCleanup } from '../uploads.ts';
+import { deleteFilesAfterCommit, storeVariants, variantKeys, withFileCleanup } from '../../shared/storage/image-files.ts';
+import { processUploads } from '../uploads.ts';
 
 const createPayload = compile(AlbumCreatePayload);
 const updatePayload = compile(AlbumUpdatePayload);

@@ -22,7 +22,8 @@ import { ErrorResponse, SuccessResponse } from '../../schemas/common.ts';
 import { IdResponse } from '../../schemas/events.ts';
 import { compile } from '../../schemas/validate.ts';
 import { CircuitOpenError } from '../../shared/runtime/circuit-breaker.ts';
-import { writePostSchedule, writeVideoSchedule, type PostCollected, type VideoCollected } from '../../shared/collected.ts';
+import type { PostCollected, VideoCollected } from '../../shared/schedules/collected.ts';
+import { savePostSchedule, saveVideoSchedule, updateVideoSchedule } from '../../shared/schedules/schedule-writes.ts';
 import { logActivity } from '../../shared/db/repositories/activity-log.ts';
 import {
   botById,
@@ -32,11 +33,9 @@ import {
   scheduleIdOfPost,
   scheduleIdOfVideo,
   setBotStatus,
-  updateVideoSchedule,
 } from '../../shared/db/repositories/bots.ts';
 import { badRequest, conflict, HttpError, notFound } from '../../shared/errors.ts';
 import { parsePostUrl } from '../../shared/microblog/post-url.ts';
-import { afterScheduleCommit, recordScheduleChange, type ScheduleChange } from '../../shared/schedule-changes.ts';
 import type { Services } from '../../shared/services.ts';
 import { QuotaExceededError, VideoPlatformError } from '../../shared/video/platform-client.ts';
 import { extractVideoId } from '../../shared/video/video-url.ts';
@@ -184,38 +183,23 @@ export function botRoutes(s: Services): Route[] {
       memberIds,
       botId: null,
     };
-    const written = await s.db.tx('video-schedule-create', async (tx) => {
-      const result = await writeVideoSchedule(tx, video, { onlyNew: true });
-      if (result) {
-        await logActivity(tx, { actor: 'admin', action: 'create', category: 'schedule', targetType: 'video_schedule', targetId: result.scheduleId, summary: `영상 일정 '${video.title}' 등록` });
-      }
-      return result;
-    });
-    if (!written) throw conflict('이 영상은 이미 일정으로 등록되어 있습니다.');
-    await afterScheduleCommit(s, written.change, { syncIndex: true });
-    return reply({ id: written.scheduleId }, 201);
+    const id = await saveVideoSchedule(s, video);
+    if (id === null) throw conflict('이 영상은 이미 일정으로 등록되어 있습니다.');
+    return reply({ id }, 201);
   }
 
   async function updateVideo(ctx: Context) {
     const id = parseId(ctx.params.id);
     const body = videoUpdate.parse(await ctx.json());
     if (body.memberIds) await assertMembersExist(s.db, body.memberIds);
-    const change = await s.db.tx('video-schedule-update', async (tx) => {
-      const updated = await updateVideoSchedule(tx, id, {
-        ...(body.title !== undefined ? { title: body.title } : {}),
-        ...(body.date !== undefined ? { date: body.date } : {}),
-        ...(body.time !== undefined ? { time: body.time || null } : {}),
-        ...(body.description !== undefined ? { description: body.description } : {}),
-        ...(body.memberIds !== undefined ? { memberIds: body.memberIds } : {}),
-      });
-      if (!updated) return null;
-      const change: ScheduleChange = { scheduleId: id, action: 'update', dates: updated.dates };
-      await logActivity(tx, { actor: 'admin', action: 'update', category: 'schedule', targetType: 'video_schedule', targetId: id, summary: `영상 일정 '${updated.title}' 수정` });
-      await recordScheduleChange(tx, change);
-      return change;
+    const updated = await updateVideoSchedule(s, id, {
+      ...(body.title !== undefined ? { title: body.title } : {}),
+      ...(body.date !== undefined ? { date: body.date } : {}),
+      ...(body.time !== undefined ? { time: body.time || null } : {}),
+      ...(body.description !== undefined ? { description: body.description } : {}),
+      ...(body.memberIds !== undefined ? { memberIds: body.memberIds } : {}),
     });
-    if (!change) throw notFound('해당 영상 일정을 찾을 수 없습니다.');
-    await afterScheduleCommit(s, change, { syncIndex: true });
+    if (!updated) throw notFound('해당 영상 일정을 찾을 수 없습니다.');
     return reply({ id });
   }
 
@@ -246,16 +230,9 @@ export function botRoutes(s: Services): Route[] {
       memberIds,
       botId: null,
     };
-    const written = await s.db.tx('post-schedule-create', async (tx) => {
-      const result = await writePostSchedule(tx, post, { onlyNew: true });
-      if (result) {
-        await logActivity(tx, { actor: 'admin', action: 'create', category: 'schedule', targetType: 'post_schedule', targetId: result.scheduleId, summary: `게시물 일정 '@${post.username}/${post.postId}' 등록` });
-      }
-      return result;
-    });
-    if (!written) throw conflict('이 게시물은 이미 일정으로 등록되어 있습니다.');
-    await afterScheduleCommit(s, written.change, { syncIndex: true });
-    return reply({ id: written.scheduleId }, 201);
+    const id = await savePostSchedule(s, post);
+    if (id === null) throw conflict('이 게시물은 이미 일정으로 등록되어 있습니다.');
+    return reply({ id }, 201);
   }
 
   const bots = ['bots'];

@@ -13,7 +13,8 @@ import type { Services } from '../../shared/services.ts';
 import { reply, type Context } from '../context.ts';
 import { IMAGE_UPLOAD_LIMITS, payloadOf, readMultipart } from '../multipart.ts';
 import type { Route } from '../router.ts';
-import { posterExtension, processUploads, storeVariants, variantKeys } from '../uploads.ts';
+import { posterExtension, storeVariants, variantKeys } from '../../shared/storage/image-files.ts';
+import { processUploads } from '../uploads.ts';
 
 const updatePayload = compile(MemberUpdatePayload);
 const MEMBER_UPLOAD = { ...IMAGE_UPLOAD_LIMITS, files: 1 };

@@ -3,11 +3,10 @@
 import { Type } from '@sinclair/typebox';
 import { ErrorResponse, SuccessResponse } from '../../schemas/common.ts';
 import { CategoryListItem, MonthlyListing, ScheduleDetail, ScheduleListQuery, SearchResults, SyncSearchResponse } from '../../schemas/schedules.ts';
-import { logActivity } from '../../shared/db/repositories/activity-log.ts';
 import { birthdaysInMonth } from '../../shared/db/repositories/members.ts';
-import { deleteSchedule, scheduleDetail, schedulesBetween, schedulesByIds, type Category, type ScheduleItem } from '../../shared/db/repositories/schedules.ts';
+import { scheduleDetail, schedulesBetween, schedulesByIds, type Category, type ScheduleItem } from '../../shared/db/repositories/schedules.ts';
 import { badRequest, notFound } from '../../shared/errors.ts';
-import { afterScheduleCommit, recordScheduleChange } from '../../shared/schedule-changes.ts';
+import { deleteSchedule } from '../../shared/schedules/schedule-writes.ts';
 import { compressVariants } from '../../shared/cache/compression.ts';
 import { rebuildSearchIndex } from '../../shared/search/sync.ts';
 import type { Services } from '../../shared/services.ts';
@@ -136,17 +135,7 @@ export function scheduleRoutes(s: Services): Route[] {
   }
 
   async function remove(ctx: Context) {
-    const id = parseId(ctx.params.id);
-    const deleted = await s.db.tx('schedule-delete', async (tx) => {
-      const result = await deleteSchedule(tx, id);
-      if (!result) return null;
-      await logActivity(tx, { actor: 'admin', action: 'delete', category: 'schedule', targetType: 'schedule', targetId: id, summary: `일정 '${result.title}' 삭제` });
-      await recordScheduleChange(tx, { scheduleId: id, action: 'delete', dates: [result.date] });
-      return result;
-    });
-    if (!deleted) throw notFound('해당 일정을 찾을 수 없습니다.');
-    await s.storage.delete(deleted.imageKeys).catch((error: unknown) => s.logger.error({ err: error }, 'could not delete files after commit'));
-    await afterScheduleCommit(s, { scheduleId: id, action: 'delete', dates: [deleted.date] }, { syncIndex: true });
+    if (!(await deleteSchedule(s, parseId(ctx.params.id)))) throw notFound('해당 일정을 찾을 수 없습니다.');
     return reply({ success: true });
   }
 
