@@ -43,7 +43,7 @@ async function register(s: Services, ctx: Context) {
   // R1 (e-mail pattern) and R2 (8 characters) are the schema's pattern and minLength, checked in that order.
   const { email, password } = registerBody.parse(input);
   if (Buffer.byteLength(password, 'utf8') > MAX_PASSWORD_BYTES) throw badRequest(`비밀번호는 UTF-8 기준 ${MAX_PASSWORD_BYTES}바이트 이하여야 합니다.`);
-  // Per client address at most REGISTER_LIMIT_PER_HOUR well-formed registrations (README, "Abuse limits").
+  // Per client address at most REGISTER_LIMIT_PER_HOUR well-formed registrations (docs/security.md).
   const retryAfterMs = await takeRegistration(s.db, ctx.ip, new Date(s.clock.now()), s.config.registerLimitPerHour);
   if (retryAfterMs > 0) {
     throw new HttpError(429, `이 주소에서 가입 요청이 너무 많습니다. ${Math.ceil(retryAfterMs / 60_000)}분 후에 다시 시도해 주세요.`, { 'Retry-After': String(Math.ceil(retryAfterMs / 1000)) });
