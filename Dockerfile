@@ -31,7 +31,7 @@ WORKDIR /app
 # MALLOC_ARENA_MAX: glibc gives each thread that allocates its own malloc arena, and the freed
 # memory of sharp's many threads stays in them. Two arenas: the worst upload measured on the edge
 # process (eight events of five 40 MP PNGs, the pool then at one image a thread) peaked at 505-510
-# MB instead of 630-655, at the same upload rate (README, "Memory").
+# MB instead of 630-655, at the same upload rate (docs/operations.md, "Memory").
 ENV NODE_ENV=production \
     PORT=3000 \
     DATA_DIR=/app/data \
@@ -51,7 +51,7 @@ EXPOSE 3000
 ENTRYPOINT ["/usr/bin/tini", "--"]
 # As `npm start` (package.json), V8 option included: --initial-old-space-size=128 keeps the old
 # generation's limit at 128 MB or more, so the upload bodies' buffers (external memory, which V8
-# counts against that limit) no longer start a full collection every half second (README, "Memory").
+# counts against that limit) no longer start a full collection every half second (docs/operations.md, "Memory").
 CMD ["node", "--initial-old-space-size=128", "--import", "tsx", "app/main.ts"]
 
 # bots: the microblog mirror is read in headless Chromium (puppeteer-core never downloads a browser);

@@ -149,7 +149,7 @@ const decoder = new TextDecoder();
 const MAX_ADDRESS_LENGTH = 64;
 
 /**
- * The client's address (README, "Client addresses"). `trustProxy` = the number of reverse proxies in
+ * The client's address (docs/security.md, "Client addresses come from trusted hops only"). `trustProxy` = the number of reverse proxies in
  * front that append to X-Forwarded-For: 0 takes the connection's address and ignores the headers
  * (a client writes them); N takes the N-th entry from the right (the one the outermost trusted
  * proxy appended; the leftmost when there are fewer), else X-Real-IP, else the connection's

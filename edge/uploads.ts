@@ -1,19 +1,8 @@
-// From uploaded files to image records: decode and resize in the image pool (before any write, so
-// a bad file stores nothing), then store the three variants under keys the caller names.
+// Uploaded files decoded and resized in the image pool before any write, so a bad file stores
+// nothing; storing the variants is the domain's (shared/storage/image-files.ts).
 import { ImageError, type ImagePool, type ProcessedImage } from '../workers/image-pool.ts';
-import type { StoredImage } from '../shared/db/repositories/images.ts';
 import { HttpError } from '../shared/errors.ts';
-import type { Logger } from '../shared/runtime/logger.ts';
-import type { Storage } from '../shared/storage/storage.ts';
 import type { UploadedFile } from './multipart.ts';
-
-const CONTENT_TYPES: Record<ProcessedImage['format'], string> = {
-  jpeg: 'image/jpeg',
-  png: 'image/png',
-  webp: 'image/webp',
-  gif: 'image/gif',
-  avif: 'image/avif',
-};
 
 /**
  * Every file decoded and resized, in order; the first file that is not an acceptable image gives 400 (413 past the pixel limit).
@@ -30,74 +19,4 @@ export async function processUploads(pool: ImagePool, files: UploadedFile[]): Pr
     }
     throw result.reason;
   });
-}
-
-export interface VariantKeys {
-  original: string;
-  medium: string;
-  thumb: string;
-}
-
-/** Writes the three variants at once; `written` collects each key as soon as it exists, for cleanup on failure. */
-export async function storeVariants(storage: Storage, image: ProcessedImage, keys: VariantKeys, written: string[]): Promise<StoredImage> {
-  const put = async (key: string, bytes: Uint8Array, contentType: string) => {
-    await storage.put(key, bytes, contentType);
-    written.push(key);
-  };
-  const results = await Promise.allSettled([
-    put(keys.original, image.original, CONTENT_TYPES[image.format]),
-    put(keys.medium, image.medium, 'image/webp'),
-    put(keys.thumb, image.thumb, 'image/webp'),
-  ]);
-  const failed = results.find((result) => result.status === 'rejected');
-  if (failed) throw failed.reason;
-  return {
-    originalUrl: storage.urlFor(keys.original),
-    mediumUrl: storage.urlFor(keys.medium),
-    thumbUrl: storage.urlFor(keys.thumb),
-    originalKey: keys.original,
-    mediumKey: keys.medium,
-    thumbKey: keys.thumb,
-    width: image.width,
-    height: image.height,
-  };
-}
-
-const IMAGE_EXTENSIONS = new Set(['jpeg', 'png', 'webp', 'gif', 'avif']);
-
-/**
- * 4.7 step 6: the lower-cased extension of the uploaded file name, `jpg` → `jpeg`, `webp` when the
- * name has none. An extension that names no image format (`.php`, `.html`) is replaced by the
- * detected format, so no stored key carries an executable-looking name.
- */
-export function posterExtension(fileName: string, detected: ProcessedImage['format']): string {
-  const match = /\.([^./\\]+)$/.exec(fileName);
-  if (!match) return 'webp';
-  const extension = match[1]!.toLowerCase();
-  const normalised = extension === 'jpg' ? 'jpeg' : extension;
-  return IMAGE_EXTENSIONS.has(normalised) ? normalised : detected;
-}
-
-/** Variant keys beside an original key: `a/b/01.jpeg` → `a/b/medium/01.webp`, `a/b/thumb/01.webp`. */
-export function variantKeys(original: string): VariantKeys {
-  const slash = original.lastIndexOf('/');
-  const dir = original.slice(0, slash);
-  const stem = original.slice(slash + 1).replace(/\.[^.]+$/, '');
-  return { original, medium: `${dir}/medium/${stem}.webp`, thumb: `${dir}/thumb/${stem}.webp` };
-}
-
-/** Runs a write; files it stored are deleted again if the write does not commit. */
-export async function withFileCleanup<T>(storage: Storage, logger: Logger, work: (written: string[]) => Promise<T>): Promise<T> {
-  const written: string[] = [];
-  try {
-    return await work(written);
-  } catch (error) {
-    await storage.delete(written).catch((e: unknown) => logger.error({ err: e }, 'could not remove files of a failed write'));
-    throw error;
-  }
-}
-
-/** Files of records deleted by a committed write; a failure is logged, the write stands. */
-export function deleteFilesAfterCommit(storage: Storage, logger: Logger, keys: string[]): Promise<void> {
-  return storage.delete(keys).catch((error: unknown) => logger.error({ err: error, keys: keys.length }, 'could not delete files after commit'));
 }

@@ -59,7 +59,7 @@ export function buildOpenApi(routes: readonly Route[], info: { version: string; 
       version: info.version,
       description: [
         'Account service (/auth) and schedule, member, album, search and admin API (/api). Failure bodies are {error: string} with a Korean message. Any route that needs the database answers 503 with Retry-After when the database cannot be reached in time (retry later), never 500.',
-        // README, "Abuse limits": replaces auth-service.md 4.3's first-entry rule, which a client controls.
+        // docs/security.md: replaces auth-service.md 4.3's first-entry rule, which a client controls.
         'Client address (lockout, limits): the connection\'s address, unless the server is configured with TRUST_PROXY=N reverse proxies in front; then the N-th X-Forwarded-For entry from the right, else X-Real-IP. Entries a client writes itself are never trusted.',
         'Every bcrypt operation (login, registration) is admitted fairly per client address: more than 2 in flight from one address is 429 with Retry-After; 503 only when the server is full. Tokens without exp are refused.',
         'Uploads (the routes that take files) are held in memory until they are stored: a server process admits them while the bodies it holds stay within its upload budget (UPLOAD_BUDGET_MB, 200 MB by default), and answers the next one 503 with Retry-After: 2 until an upload is done. One upload at a time is always admitted.',

@@ -1,4 +1,4 @@
-// Abuse limits (issue 10, README "Abuse limits"), over real HTTP against real PostgreSQL and the
+// Abuse limits (docs/security.md), over real HTTP against real PostgreSQL and the
 // real bcrypt pool: client addresses from trusted hops only, the atomic per-address lockout, the
 // per-account slowdown that never locks the owner out, registration limits and mailbox-only
 // addresses, token checks, popularity that one address cannot buy, and quiet aborted uploads.

@@ -24,7 +24,7 @@ let counter = 0;
 const uniqueEmail = () => `fan${++counter}-${randomUUID().slice(0, 8)}@example.com`;
 const uniqueIp = () => `198.18.${(++counter >> 8) & 255}.${counter & 255}`;
 // Each call from its own client address unless a test names one: the tests run concurrently, and one
-// address may only have a few bcrypt operations in flight (README, "Abuse limits").
+// address may only have a few bcrypt operations in flight (docs/security.md).
 const post = (path: string, json: unknown, headers: Record<string, string> = {}) => call(service.url, 'POST', path, { json, headers: { 'x-forwarded-for': uniqueIp(), ...headers } });
 const db = () => service.running.services.db;
 

@@ -1,4 +1,4 @@
-// Exact bot work (decisions.md "Bots and platform records"; README "Decisions"): each collected item
+// Exact bot work (decisions.md "Bots and platform records"; docs/decisions.md): each collected item
 // is recorded once with its outbox entry, so `added` counts only items never collected before, even
 // while the first pass's items are still on their way to the schedule writer; a long sync-all shows
 // its progress in the bot list and survives a client that disconnects; the group's own names

@@ -1,9 +1,10 @@
-// The schedule writer's upsert of collected items (shared/collected.ts), on real PostgreSQL:
+// The schedule writer's upsert of collected items (shared/schedules/schedule-writes.ts), on real PostgreSQL:
 // natural keys, duplicates inside a run, members, outbox entries, onlyNew for the admin routes.
 import test from 'ava';
 import { connectDatabase, type Database } from '../shared/db/database.ts';
 import { migrate } from '../shared/db/migrate.ts';
-import { writePostSchedules, writeVideoSchedule, writeVideoSchedules, type PostCollected, type VideoCollected } from '../shared/collected.ts';
+import type { PostCollected, VideoCollected } from '../shared/schedules/collected.ts';
+import { writePostSchedules, writeVideoSchedule, writeVideoSchedules } from '../shared/schedules/schedule-writes.ts';
 import { createLogger } from '../shared/runtime/logger.ts';
 import { createTestDatabase, type TestDatabase } from './helpers/database.ts';
 import { insertMember } from './helpers/factory.ts';

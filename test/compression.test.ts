@@ -1,4 +1,4 @@
-// Compressed answers (README "Decisions"): cacheable JSON of 1 KB or more honours Accept-Encoding
+// Compressed answers (docs/decisions.md): cacheable JSON of 1 KB or more honours Accept-Encoding
 // with br and gzip, carries Vary and an ETag per representation, and decompresses to the very
 // bytes of the plain answer. Read with node:http so the bytes on the wire are what is checked.
 import test from 'ava';

@@ -1,5 +1,6 @@
 // The layout stays readable: the project's own modules import each other without circles (a
-// factory lives apart from the implementations it picks).
+// factory lives apart from the implementations it picks), and a route stays thin (parse, call one
+// domain operation, reply): no function in edge/routes/ runs past 80 lines.
 import test from 'ava';
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -8,6 +9,7 @@ import ts from 'typescript';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const SOURCE_DIRS = ['app', 'edge', 'workers', 'shared', 'schemas', 'test'];
+const ROUTE_FUNCTION_MAX_LINES = 80;
 
 function tsFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
@@ -59,4 +61,34 @@ test('the circle check finds a circle when there is one', (t) => {
   const dir = join(ROOT, 'test/fixtures/import-circle');
   const circles = importCircles([join(dir, 'a.ts'), join(dir, 'b.ts')]);
   t.deepEqual(circles.map((circle) => circle.map((file) => relative(dir, file))), [['a.ts', 'b.ts', 'a.ts']]);
+});
+
+/** Functions (declarations, expressions, arrows, methods) spanning more than `maxLines` lines. */
+function longFunctions(file: string, maxLines: number): string[] {
+  const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true);
+  const found: string[] = [];
+  const visit = (node: ts.Node) => {
+    if (ts.isFunctionLike(node) && 'body' in node && node.body) {
+      const first = source.getLineAndCharacterOfPosition(node.getStart(source)).line;
+      const lines = source.getLineAndCharacterOfPosition(node.getEnd()).line - first + 1;
+      if (lines > maxLines) {
+        const name = node.name && ts.isIdentifier(node.name) ? node.name.text : '(anonymous)';
+        found.push(`${relative(ROOT, file)}:${first + 1} ${name}: ${lines} lines`);
+      }
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return found;
+}
+
+test(`no function in edge/routes/ is longer than ${ROUTE_FUNCTION_MAX_LINES} lines`, (t) => {
+  const files = tsFiles(join(ROOT, 'edge/routes'));
+  t.true(files.length > 5, 'the scan found the routes');
+  t.deepEqual(files.flatMap((file) => longFunctions(file, ROUTE_FUNCTION_MAX_LINES)), []);
+});
+
+test('the length check sees a long function', (t) => {
+  t.deepEqual(longFunctions(join(ROOT, 'test/layout.test.ts'), 100_000), []);
+  t.true(longFunctions(join(ROOT, 'test/layout.test.ts'), 3).some((found) => found.includes('longFunctions')));
 });

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { dlqTopic, TOPICS, type Bus, type BusMessage, type Subscription } from '../shared/bus/bus.ts';
 import { createBus } from '../shared/bus/create-bus.ts';
-import type { VideoCollected } from '../shared/collected.ts';
+import type { VideoCollected } from '../shared/schedules/collected.ts';
 import { connectDatabase, type Database } from '../shared/db/database.ts';
 import { createLogger } from '../shared/runtime/logger.ts';
 import { SCHEDULE_WRITER_GROUP } from '../workers/actors/schedule-writer.ts';

@@ -1,17 +1,12 @@
 // The account service, /auth (auth-service.md): rules implemented in the order the spec gives them.
-import { randomInt, randomUUID } from 'node:crypto';
 import { ErrorResponse, SuccessMessageResponse, SuccessResponse } from '../../schemas/common.ts';
 import { LoginBody, LoginResponse, MAX_PASSWORD_BYTES, MeResponse, RefreshResponse, RegisterBody } from '../../schemas/auth.ts';
 import { compile } from '../../schemas/validate.ts';
-import { pgErrorCode } from '../../shared/db/database.ts';
 import { takeRegistration } from '../../shared/db/repositories/registrations.ts';
-import { randomNickname } from '../../shared/db/repositories/nicknames.ts';
 import {
   deleteUserAndLinks,
-  findUserByEmail,
   findUserById,
   findUserByVerifyToken,
-  insertUser,
   markVerified,
   toPublicUser,
   userByEmail,
@@ -20,13 +15,11 @@ import {
 import { badRequest, conflict, forbidden, HttpError, unauthorized } from '../../shared/errors.ts';
 import type { Services } from '../../shared/services.ts';
 import { bearerToken } from '../bearer.ts';
-import { enqueueMail } from '../../shared/mail-queue.ts';
 import { reply, type Context } from '../context.ts';
 import type { Route } from '../router.ts';
 import { checkPassword, readLoginBody } from './login-lockout.ts';
-import { DEFAULT_PROFILE_PICTURES, defaultPictureKey } from '../../shared/storage/default-pictures.ts';
+import { registerAccount } from '../../shared/accounts/registration.ts';
 
-const VERIFY_LINK_LIFETIME_MS = 24 * 3600 * 1000;
 const REFRESH_WINDOW_S = 7 * 24 * 3600;
 const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -41,150 +34,111 @@ const asRecord = (body: unknown): Record<string, unknown> => {
 };
 const nfc = (value: unknown) => (typeof value === 'string' ? value.normalize('NFC') : value);
 
-function verificationMail(publicBaseUrl: string, nickname: string, token: string) {
-  const link = `${publicBaseUrl}/auth/verify/${token}`;
-  return {
-    subject: '이메일 주소를 인증해 주세요',
-    text: `${nickname}님, 가입을 환영합니다!\n\n아래 링크를 열어 이메일 주소를 인증해 주세요 (24시간 동안 유효합니다).\n${link}\n\n인증 토큰: ${token}\n`,
-    html: `<p><strong>${escapeHtml(nickname)}</strong>님, 가입을 환영합니다!</p><p>아래 링크를 열어 이메일 주소를 인증해 주세요 (24시간 동안 유효합니다).</p><p><a href="${link}">${link}</a></p><p>인증 토큰: <code>${token}</code></p>`,
-  };
+async function register(s: Services, ctx: Context) {
+  const body = asRecord(await ctx.json());
+  // R0: either field missing or empty.
+  if (isBlank(body.email) || isBlank(body.password)) throw badRequest('이메일과 비밀번호를 모두 입력해 주세요.');
+  // NFC before the checks and uniqueness: 'é' typed as one or two code points is one address.
+  const input = { ...body, email: nfc(body.email), password: nfc(body.password) };
+  // R1 (e-mail pattern) and R2 (8 characters) are the schema's pattern and minLength, checked in that order.
+  const { email, password } = registerBody.parse(input);
+  if (Buffer.byteLength(password, 'utf8') > MAX_PASSWORD_BYTES) throw badRequest(`비밀번호는 UTF-8 기준 ${MAX_PASSWORD_BYTES}바이트 이하여야 합니다.`);
+  // Per client address at most REGISTER_LIMIT_PER_HOUR well-formed registrations (docs/security.md).
+  const retryAfterMs = await takeRegistration(s.db, ctx.ip, new Date(s.clock.now()), s.config.registerLimitPerHour);
+  if (retryAfterMs > 0) {
+    throw new HttpError(429, `이 주소에서 가입 요청이 너무 많습니다. ${Math.ceil(retryAfterMs / 60_000)}분 후에 다시 시도해 주세요.`, { 'Retry-After': String(Math.ceil(retryAfterMs / 1000)) });
+  }
+  if (!(await registerAccount(s, { email, password, ip: ctx.ip }))) throw conflict('이미 가입된 이메일입니다.'); // R3
+  return reply({ success: true, message: '가입이 완료되었습니다. 이메일로 받은 링크를 열어 인증을 마쳐 주세요.' });
 }
 
-const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+async function verify(s: Services, ctx: Context) {
+  const token = ctx.params.token!;
+  const invalid = () => badRequest('유효하지 않은 인증 링크입니다.');
+  if (!UUID_PATTERN.test(token)) throw invalid();
+  const user = await findUserByVerifyToken(s.db, token.toLowerCase());
+  if (!user) throw invalid(); // rule 1
+  if (user.email_verified) return reply({ success: true, message: '이미 인증된 계정입니다.' }); // rule 2
+  if (user.verify_expires && user.verify_expires.getTime() < s.clock.now()) {
+    throw badRequest('인증 링크가 만료되었습니다. 다시 가입해 주세요.'); // rule 3
+  }
+  if (!(await markVerified(s.db, user.id, token.toLowerCase()))) throw invalid();
+  s.logger.info({ userId: user.id }, 'e-mail verified');
+  return reply({ success: true, message: '이메일 인증이 완료되었습니다. 이제 로그인할 수 있습니다.' }); // rule 4
+}
+
+async function login(s: Services, ctx: Context) {
+  // Step 1 (a locked IP gets 429 before anything else) is kept by readLoginBody and checkPassword.
+  const { email, password } = await readLoginBody(s, 'user', ctx.ip, async () => {
+    const body = asRecord(await ctx.json());
+    // Step 2: either field missing.
+    if (isBlank(body.email) || isBlank(body.password)) throw badRequest('이메일과 비밀번호를 모두 입력해 주세요.');
+    return loginBody.parse({ ...body, email: nfc(body.email), password: nfc(body.password) });
+  });
+  // Steps 3 and 4: one failure slot of the address is taken before the comparison (atomic lockout).
+  const check = await checkPassword<UserRow>(s, 'user', ctx.ip, userByEmail(email), (user) => user.password, password);
+  if (!check.matched) throw unauthorized('이메일 또는 비밀번호가 올바르지 않습니다.');
+  const user = check.account;
+  if (!user.email_verified) {
+    await check.release(); // step 5: not a counted failure
+    throw forbidden('이메일 인증이 완료되지 않았습니다. 받은 편지함의 인증 링크를 확인해 주세요.');
+  }
+  await check.succeed(); // step 6
+  const token = s.tokens.signUser({ id: user.id, email: user.email, isAdmin: user.is_admin });
+  return reply({ success: true, token, user: toPublicUser(user) });
+}
+
+async function me(s: Services, ctx: Context) {
+  const token = bearerToken(ctx);
+  const claims = token ? s.tokens.verifyUser(token) : null;
+  const user = claims ? await findUserById(s.db, claims.id) : null;
+  if (!user) return reply({ loggedIn: false });
+  return reply({ loggedIn: true, user: toPublicUser(user) });
+}
+
+async function refresh(s: Services, ctx: Context) {
+  const token = bearerToken(ctx);
+  if (!token) throw unauthorized('Bearer 토큰이 필요합니다.');
+  const claims = s.tokens.verifyUser(token);
+  if (!claims) throw unauthorized('유효하지 않거나 만료된 토큰입니다.');
+  if (!(await findUserById(s.db, claims.id))) throw unauthorized('존재하지 않는 사용자입니다.');
+  if (s.tokens.secondsLeft(claims) >= REFRESH_WINDOW_S) return reply({ refreshed: false });
+  return reply({ refreshed: true, token: s.tokens.signUser({ id: claims.id, email: claims.email, isAdmin: claims.isAdmin }) });
+}
+
+async function remove(s: Services, ctx: Context) {
+  const token = bearerToken(ctx);
+  if (!token) throw unauthorized('Bearer 토큰이 필요합니다.');
+  const claims = s.tokens.verifyUser(token);
+  // 4.7: an invalid or expired token, or any other failure, is 500 (not 401).
+  if (!claims) throw new HttpError(500, '계정을 삭제하지 못했습니다: 토큰이 유효하지 않습니다.');
+  if (!(await deleteUserAndLinks(s.db, claims.id))) throw new HttpError(500, '계정을 삭제하지 못했습니다: 사용자가 존재하지 않습니다.');
+  s.logger.info({ userId: claims.id }, 'user deleted');
+  return reply({ success: true, message: '계정이 삭제되었습니다.' });
+}
 
 export function accountRoutes(s: Services): Route[] {
-  const now = () => new Date(s.clock.now());
-
-  async function register(ctx: Context) {
-    const body = asRecord(await ctx.json());
-    // R0: either field missing or empty.
-    if (isBlank(body.email) || isBlank(body.password)) throw badRequest('이메일과 비밀번호를 모두 입력해 주세요.');
-    // NFC before the checks and uniqueness: 'é' typed as one or two code points is one address.
-    const input = { ...body, email: nfc(body.email), password: nfc(body.password) };
-    // R1 (e-mail pattern) and R2 (8 characters) are the schema's pattern and minLength, checked in that order.
-    const { email, password } = registerBody.parse(input);
-    if (Buffer.byteLength(password, 'utf8') > MAX_PASSWORD_BYTES) throw badRequest(`비밀번호는 UTF-8 기준 ${MAX_PASSWORD_BYTES}바이트 이하여야 합니다.`);
-    // Per client address at most REGISTER_LIMIT_PER_HOUR well-formed registrations (README, "Abuse limits").
-    const retryAfterMs = await takeRegistration(s.db, ctx.ip, now(), s.config.registerLimitPerHour);
-    if (retryAfterMs > 0) {
-      throw new HttpError(429, `이 주소에서 가입 요청이 너무 많습니다. ${Math.ceil(retryAfterMs / 60_000)}분 후에 다시 시도해 주세요.`, { 'Retry-After': String(Math.ceil(retryAfterMs / 1000)) });
-    }
-    // R3, checked before hashing so a duplicate costs no bcrypt work; the insert re-checks atomically.
-    const existing = await findUserByEmail(s.db, email);
-    if (existing && !isExpiredUnverified(existing)) throw conflict('이미 가입된 이메일입니다.');
-
-    const passwordHash = await s.passwords.hash(password, ctx.ip);
-    const name = await randomNickname(s.db, s.logger);
-    const profileKey = defaultPictureKey(randomInt(1, DEFAULT_PROFILE_PICTURES + 1));
-    const verifyToken = randomUUID();
-    const user = await s.db.tx('register', async (tx) => {
-      // Someone whose link expired is told to register again: the stale unverified account makes way.
-      await tx.none('DELETE FROM users WHERE lower(email) = lower($1) AND NOT email_verified AND verify_expires < $2', [email, now()]);
-      const inserted = await insertUser(tx, { email, passwordHash, name, profileKey, verifyToken, verifyExpires: new Date(s.clock.now() + VERIFY_LINK_LIFETIME_MS) });
-      // 4.1 step 5, made durable: the mail is queued with the account, so an acknowledged
-      // registration always has its mail; a send that fails is retried, and fails nothing here.
-      if (inserted) await enqueueMail(tx, { to: inserted.email, ...verificationMail(s.config.publicBaseUrl, inserted.name, verifyToken) });
-      return inserted;
-    }).catch((error: unknown) => {
-      if (pgErrorCode(error) === '23505') return null;
-      throw error;
-    });
-    if (!user) throw conflict('이미 가입된 이메일입니다.');
-
-    s.mailQueue.wake();
-    s.logger.info({ userId: user.id }, 'user registered');
-    return reply({ success: true, message: '가입이 완료되었습니다. 이메일로 받은 링크를 열어 인증을 마쳐 주세요.' });
-  }
-
-  const isExpiredUnverified = (user: { email_verified: boolean; verify_expires: Date | null }) =>
-    !user.email_verified && user.verify_expires !== null && user.verify_expires.getTime() < s.clock.now();
-
-  async function verify(ctx: Context) {
-    const token = ctx.params.token!;
-    const invalid = () => badRequest('유효하지 않은 인증 링크입니다.');
-    if (!UUID_PATTERN.test(token)) throw invalid();
-    const user = await findUserByVerifyToken(s.db, token.toLowerCase());
-    if (!user) throw invalid(); // rule 1
-    if (user.email_verified) return reply({ success: true, message: '이미 인증된 계정입니다.' }); // rule 2
-    if (user.verify_expires && user.verify_expires.getTime() < s.clock.now()) {
-      throw badRequest('인증 링크가 만료되었습니다. 다시 가입해 주세요.'); // rule 3
-    }
-    if (!(await markVerified(s.db, user.id, token.toLowerCase()))) throw invalid();
-    s.logger.info({ userId: user.id }, 'e-mail verified');
-    return reply({ success: true, message: '이메일 인증이 완료되었습니다. 이제 로그인할 수 있습니다.' }); // rule 4
-  }
-
-  async function login(ctx: Context) {
-    // Step 1 (a locked IP gets 429 before anything else) is kept by readLoginBody and checkPassword.
-    const { email, password } = await readLoginBody(s, 'user', ctx.ip, async () => {
-      const body = asRecord(await ctx.json());
-      // Step 2: either field missing.
-      if (isBlank(body.email) || isBlank(body.password)) throw badRequest('이메일과 비밀번호를 모두 입력해 주세요.');
-      return loginBody.parse({ ...body, email: nfc(body.email), password: nfc(body.password) });
-    });
-    // Steps 3 and 4: one failure slot of the address is taken before the comparison (atomic lockout).
-    const check = await checkPassword<UserRow>(s, 'user', ctx.ip, userByEmail(email), (user) => user.password, password);
-    if (!check.matched) throw unauthorized('이메일 또는 비밀번호가 올바르지 않습니다.');
-    const user = check.account;
-    if (!user.email_verified) {
-      await check.release(); // step 5: not a counted failure
-      throw forbidden('이메일 인증이 완료되지 않았습니다. 받은 편지함의 인증 링크를 확인해 주세요.');
-    }
-    await check.succeed(); // step 6
-    const token = s.tokens.signUser({ id: user.id, email: user.email, isAdmin: user.is_admin });
-    return reply({ success: true, token, user: toPublicUser(user) });
-  }
-
-  async function me(ctx: Context) {
-    const token = bearerToken(ctx);
-    const claims = token ? s.tokens.verifyUser(token) : null;
-    const user = claims ? await findUserById(s.db, claims.id) : null;
-    if (!user) return reply({ loggedIn: false });
-    return reply({ loggedIn: true, user: toPublicUser(user) });
-  }
-
-  async function refresh(ctx: Context) {
-    const token = bearerToken(ctx);
-    if (!token) throw unauthorized('Bearer 토큰이 필요합니다.');
-    const claims = s.tokens.verifyUser(token);
-    if (!claims) throw unauthorized('유효하지 않거나 만료된 토큰입니다.');
-    if (!(await findUserById(s.db, claims.id))) throw unauthorized('존재하지 않는 사용자입니다.');
-    if (s.tokens.secondsLeft(claims) >= REFRESH_WINDOW_S) return reply({ refreshed: false });
-    return reply({ refreshed: true, token: s.tokens.signUser({ id: claims.id, email: claims.email, isAdmin: claims.isAdmin }) });
-  }
-
-  async function remove(ctx: Context) {
-    const token = bearerToken(ctx);
-    if (!token) throw unauthorized('Bearer 토큰이 필요합니다.');
-    const claims = s.tokens.verifyUser(token);
-    // 4.7: an invalid or expired token, or any other failure, is 500 (not 401).
-    if (!claims) throw new HttpError(500, '계정을 삭제하지 못했습니다: 토큰이 유효하지 않습니다.');
-    if (!(await deleteUserAndLinks(s.db, claims.id))) throw new HttpError(500, '계정을 삭제하지 못했습니다: 사용자가 존재하지 않습니다.');
-    s.logger.info({ userId: claims.id }, 'user deleted');
-    return reply({ success: true, message: '계정이 삭제되었습니다.' });
-  }
-
   const tags = ['account'];
   const bearer = 'Authorization: Bearer <token from /auth/login>';
   return [
     {
-      method: 'post', path: '/auth/register', handler: register, bodyLimit: 16 * 1024,
+      method: 'post', path: '/auth/register', handler: (ctx) => register(s, ctx), bodyLimit: 16 * 1024,
       doc: { summary: 'Register an account', tags, body: RegisterBody, description: 'R0 missing/empty → 400, R1 e-mail pattern → 400 (a bare mailbox only: no , < > ( ) : ; " [ ] \\, whitespace or control characters; NFC-normalised), R2 password under 8 characters → 400, password over 72 UTF-8 bytes → 400, more than REGISTER_LIMIT_PER_HOUR (default 20) registrations from the client address in an hour → 429 with Retry-After, R3 e-mail registered → 409 (an unverified account whose link expired is replaced). Sends the verification e-mail.', responses: { 200: SuccessMessageResponse, 400: ErrorResponse, 409: ErrorResponse, 413: ErrorResponse, 429: ErrorResponse } },
     },
     {
-      method: 'get', path: '/auth/verify/:token', handler: verify,
+      method: 'get', path: '/auth/verify/:token', handler: (ctx) => verify(s, ctx),
       doc: { summary: 'Verify an e-mail address', tags, responses: { 200: SuccessMessageResponse, 400: ErrorResponse } },
     },
     {
-      method: 'post', path: '/auth/login', handler: login, bodyLimit: 16 * 1024,
+      method: 'post', path: '/auth/login', handler: (ctx) => login(s, ctx), bodyLimit: 16 * 1024,
       doc: { summary: 'Log in', tags, body: LoginBody, description: 'Locked client address (5 failures, 15 minutes; the address as the API description says) → 429 naming the minutes left; missing field → 400; unknown e-mail, wrong password or a password over 72 bytes → 401 (one message, failure counted; parallel attempts never evaluate more than 5); unverified → 403. Repeated failures on one account add a wait of up to 8 s before its next comparison, never a refusal.', responses: { 200: LoginResponse, 400: ErrorResponse, 401: ErrorResponse, 403: ErrorResponse, 429: ErrorResponse } },
     },
     {
-      method: 'get', path: '/auth/me', handler: me,
+      method: 'get', path: '/auth/me', handler: (ctx) => me(s, ctx),
       doc: { summary: 'Who the token belongs to (always 200)', tags, description: bearer, responses: { 200: MeResponse } },
     },
     {
-      method: 'post', path: '/auth/refresh', handler: refresh,
+      method: 'post', path: '/auth/refresh', handler: (ctx) => refresh(s, ctx),
       doc: { summary: 'Renew a token in its last 7 days', tags, description: `${bearer}. 401 when missing, invalid, expired, or the user no longer exists.`, responses: { 200: RefreshResponse, 401: ErrorResponse } },
     },
     {
@@ -192,7 +146,7 @@ export function accountRoutes(s: Services): Route[] {
       doc: { summary: 'Log out (the client discards its token)', tags, responses: { 200: SuccessResponse } },
     },
     {
-      method: 'delete', path: '/auth/delete', handler: remove,
+      method: 'delete', path: '/auth/delete', handler: (ctx) => remove(s, ctx),
       doc: { summary: 'Delete the account and its game links', tags, description: `${bearer}. Missing header → 401; invalid or expired token → 500 (as specified).`, responses: { 200: SuccessMessageResponse, 401: ErrorResponse, 500: ErrorResponse } },
     },
   ];

@@ -1,10 +1,7 @@
 // Bot administration, /api/admin/bots (api-service.md 4.5), and the platform schedule routes,
 // /api/admin/video and /api/admin/microblog (4.6); decisions.md "Bots and platform records".
-//
-// Start and stop only write the wanted state: the runner of the `bots` role, possibly in another
-// process, follows the table. sync-all runs the full pass in this process, since it needs only the
-// database and the platform, as background work that outlives the request. Lookups never fetch an address the caller gives: the video id or post
-// reference is extracted and read through the configured API or mirror.
+// The bot operations are workers/bots/bot-admin.ts's, the schedule writes schedule-writes.ts's;
+// here the requests are checked and the platforms' failures become HTTP answers.
 import { Type } from '@sinclair/typebox';
 import {
   Bot,
@@ -21,36 +18,17 @@ import {
 import { ErrorResponse, SuccessResponse } from '../../schemas/common.ts';
 import { IdResponse } from '../../schemas/events.ts';
 import { compile } from '../../schemas/validate.ts';
-import { CircuitOpenError } from '../../shared/runtime/circuit-breaker.ts';
-import { writePostSchedule, writeVideoSchedule, type PostCollected, type VideoCollected } from '../../shared/collected.ts';
-import { logActivity } from '../../shared/db/repositories/activity-log.ts';
-import {
-  botById,
-  clearQuotaWarning,
-  listBots,
-  quotaWarning,
-  scheduleIdOfPost,
-  scheduleIdOfVideo,
-  setBotStatus,
-  updateVideoSchedule,
-} from '../../shared/db/repositories/bots.ts';
 import { badRequest, conflict, HttpError, notFound } from '../../shared/errors.ts';
 import { parsePostUrl } from '../../shared/microblog/post-url.ts';
-import { afterScheduleCommit, recordScheduleChange, type ScheduleChange } from '../../shared/schedule-changes.ts';
+import { CircuitOpenError } from '../../shared/runtime/circuit-breaker.ts';
+import type { PostCollected, VideoCollected } from '../../shared/schedules/collected.ts';
+import { savePostSchedule, saveVideoSchedule, updateVideoSchedule } from '../../shared/schedules/schedule-writes.ts';
 import type { Services } from '../../shared/services.ts';
 import { QuotaExceededError, VideoPlatformError } from '../../shared/video/platform-client.ts';
 import { extractVideoId } from '../../shared/video/video-url.ts';
-import { seoulDateTime, videoType } from '../../shared/video/video-rules.ts';
-import {
-  BotUnavailableError,
-  createBotDeps,
-  MICROBLOG_UNAVAILABLE,
-  recordQuotaExceeded,
-  runBotPass,
-  VIDEO_UNAVAILABLE,
-} from '../../workers/bots/bot-runner.ts';
+import { BotAdmin } from '../../workers/bots/bot-admin.ts';
+import { BotUnavailableError } from '../../workers/bots/bot-runner.ts';
 import { BrowserNotFoundError } from '../../workers/bots/browser.ts';
-import { postFields } from '../../workers/bots/microblog-bot.ts';
 import { MicroblogReadError } from '../../workers/bots/microblog-reader.ts';
 import { PassAbortedError } from '../../workers/bots/video-bot.ts';
 import { reply, type Context } from '../context.ts';
@@ -63,7 +41,6 @@ const postCreate = compile(PostScheduleCreate);
 
 const BOT_ID = /^[a-z0-9-]{1,64}$/;
 const botNotFound = () => notFound('해당 봇을 찾을 수 없습니다.');
-const iso = (date: Date | null | undefined) => (date ? date.toISOString() : null);
 
 /** The `url` query parameter, present and not blank. */
 function urlParam(ctx: Context): string {
@@ -72,204 +49,133 @@ function urlParam(ctx: Context): string {
   return url;
 }
 
-export function botRoutes(s: Services): Route[] {
-  const deps = createBotDeps(s);
+/** Platform and mirror failures as HTTP answers (the quota warning is already set by then). */
+function platformFailure(error: unknown): never {
+  if (error instanceof QuotaExceededError) throw new HttpError(503, error.message);
+  if (error instanceof BotUnavailableError) throw new HttpError(503, error.message);
+  if (error instanceof VideoPlatformError) throw new HttpError(error.reason === 'timeout' ? 504 : 502, error.message);
+  if (error instanceof MicroblogReadError) throw new HttpError(error.status, error.message);
+  if (error instanceof CircuitOpenError) throw new HttpError(503, error.message, { 'Retry-After': String(Math.max(1, Math.ceil(error.retryAfterMs / 1000))) });
+  if (error instanceof BrowserNotFoundError) throw new HttpError(503, error.message);
+  if (error instanceof PassAbortedError) throw new HttpError(503, '서버가 종료되는 중입니다. 잠시 후 다시 시도해 주세요.');
+  throw error;
+}
 
-  /** Platform and mirror failures as HTTP answers; the quota also sets the warning. */
-  async function platformFailure(error: unknown): Promise<never> {
-    if (error instanceof QuotaExceededError) {
-      await recordQuotaExceeded(deps, error);
-      throw new HttpError(503, error.message);
-    }
-    if (error instanceof BotUnavailableError) throw new HttpError(503, error.message);
-    if (error instanceof VideoPlatformError) throw new HttpError(error.reason === 'timeout' ? 504 : 502, error.message);
-    if (error instanceof MicroblogReadError) throw new HttpError(error.status, error.message);
-    if (error instanceof CircuitOpenError) throw new HttpError(503, error.message, { 'Retry-After': String(Math.max(1, Math.ceil(error.retryAfterMs / 1000))) });
-    if (error instanceof BrowserNotFoundError) throw new HttpError(503, error.message);
-    if (error instanceof PassAbortedError) throw new HttpError(503, '서버가 종료되는 중입니다. 잠시 후 다시 시도해 주세요.');
-    throw error;
-  }
+// ---- 4.5 bots ----
 
+const setStatus = (admin: BotAdmin, status: 'running' | 'stopped') => async (ctx: Context) => {
+  const id = ctx.params.id!;
+  const updated = BOT_ID.test(id) ? await admin.setStatus(id, status) : null;
+  if (!updated) throw botNotFound();
+  return reply({ success: true, status: updated.status });
+};
 
-  // ---- 4.5 bots ----
+async function syncAll(admin: BotAdmin, ctx: Context) {
+  const id = ctx.params.id!;
+  const result = BOT_ID.test(id) ? await admin.syncAll(id).catch(platformFailure) : null;
+  if (!result) throw botNotFound();
+  return reply({ success: true, added: result.added, total: result.total });
+}
 
-  async function list() {
-    return reply(await listBots(s.db));
-  }
+const getQuotaWarning = async (admin: BotAdmin) => reply(await admin.quotaWarning());
 
-  const setStatus = (status: 'running' | 'stopped') => async (ctx: Context) => {
-    const id = ctx.params.id!;
-    if (!BOT_ID.test(id)) throw botNotFound();
-    const updated = await s.db.tx('bot-status', async (tx) => {
-      const row = await setBotStatus(tx, id, status, new Date(s.clock.now()));
-      if (row) {
-        await logActivity(tx, { actor: 'admin', action: 'update', category: 'bot', targetType: 'bot', targetId: id, summary: `봇 '${row.name}' ${status === 'running' ? '시작' : '정지'}` });
-      }
-      return row;
-    });
-    if (!updated) throw botNotFound();
-    return reply({ success: true, status: updated.status });
+async function deleteQuotaWarning(admin: BotAdmin) {
+  await admin.clearQuotaWarning();
+  return reply({ success: true });
+}
+
+// ---- 4.6 video ----
+
+async function videoInfo(admin: BotAdmin, ctx: Context) {
+  const videoId = extractVideoId(urlParam(ctx));
+  if (videoId === null) throw badRequest('영상 주소(watch, shorts, youtu.be 형식) 또는 11자리 영상 ID가 아닙니다.');
+  const info = await admin.lookupVideo(videoId).catch(platformFailure);
+  if (!info) throw notFound('해당 영상을 찾을 수 없습니다.');
+  return reply(info);
+}
+
+async function createVideoSchedule(s: Services, ctx: Context) {
+  const body = videoCreate.parse(await ctx.json());
+  const memberIds = body.memberIds ?? [];
+  await assertMembersExist(s.db, memberIds);
+  const video: VideoCollected = {
+    videoId: body.videoId,
+    title: body.title,
+    description: body.description ?? '',
+    channelId: body.channelId ?? null,
+    channelName: body.channelName ?? null,
+    publishedAt: body.publishedAt ?? `${body.date}T${body.time}:00+09:00`,
+    date: body.date,
+    time: body.time,
+    thumbnailUrl: body.thumbnailUrl ?? null,
+    videoType: body.videoType ?? 'video',
+    memberIds,
+    botId: null,
   };
+  const id = await saveVideoSchedule(s, video);
+  if (id === null) throw conflict('이 영상은 이미 일정으로 등록되어 있습니다.');
+  return reply({ id }, 201);
+}
 
-  async function syncAll(ctx: Context) {
-    const id = ctx.params.id!;
-    const bot = BOT_ID.test(id) ? await botById(s.db, id) : null;
-    if (!bot) throw botNotFound();
-    // Background work, not part of the request: a client that disconnects (or times out on a large
-    // channel) does not stop the pass, shutdown waits for it, and the bot list shows its progress.
-    const pass = (async () => {
-      const result = await runBotPass(deps, bot, { full: true });
-      await logActivity(s.db, { actor: 'admin', action: 'update', category: 'bot', targetType: 'bot', targetId: id, summary: `봇 '${bot.name}' 전체 동기화: ${result.added}건 추가` });
-      return result;
-    })();
-    s.background.run(`sync-all ${id}`, () => pass.catch(() => undefined)); // failures are recorded and logged by runBotPass
-    const result = await pass.catch(platformFailure);
-    return reply({ success: true, added: result.added, total: result.total });
-  }
+async function updateVideo(s: Services, ctx: Context) {
+  const id = parseId(ctx.params.id);
+  const body = videoUpdate.parse(await ctx.json());
+  if (body.memberIds) await assertMembersExist(s.db, body.memberIds);
+  const updated = await updateVideoSchedule(s, id, {
+    ...(body.title !== undefined ? { title: body.title } : {}),
+    ...(body.date !== undefined ? { date: body.date } : {}),
+    ...(body.time !== undefined ? { time: body.time || null } : {}),
+    ...(body.description !== undefined ? { description: body.description } : {}),
+    ...(body.memberIds !== undefined ? { memberIds: body.memberIds } : {}),
+  });
+  if (!updated) throw notFound('해당 영상 일정을 찾을 수 없습니다.');
+  return reply({ id });
+}
 
-  async function getQuotaWarning() {
-    const warning = await quotaWarning(s.db);
-    const active = warning !== null && warning.resumeAt.getTime() > s.clock.now();
-    return reply({
-      active,
-      message: active ? warning.message : null,
-      since: active ? iso(warning.since) : null,
-      resumeAt: active ? iso(warning.resumeAt) : null,
-    });
-  }
+// ---- 4.6 microblog ----
 
-  async function deleteQuotaWarning() {
-    if (await clearQuotaWarning(s.db)) {
-      await logActivity(s.db, { actor: 'admin', action: 'delete', category: 'bot', targetType: 'quota_warning', targetId: 1, summary: '영상 플랫폼 할당량 경고 해제' });
-    }
-    return reply({ success: true });
-  }
+async function postInfo(s: Services, admin: BotAdmin, ctx: Context) {
+  const mirrorUrl = s.config.microblog.mirrorUrl;
+  const ref = parsePostUrl(urlParam(ctx), { mirrorUrl: mirrorUrl ?? undefined });
+  if (ref === null) throw badRequest('마이크로블로그 게시물 주소가 아닙니다 (플랫폼 또는 설정된 미러의 /<계정>/status/<번호> 형식만 허용).');
+  return reply(await admin.lookupPost(ref).catch(platformFailure));
+}
 
-  // ---- 4.6 video ----
+async function createPostSchedule(s: Services, ctx: Context) {
+  const body = postCreate.parse(await ctx.json());
+  const memberIds = body.memberIds ?? [];
+  await assertMembersExist(s.db, memberIds);
+  const post: PostCollected = {
+    postId: body.postId,
+    username: body.username,
+    displayName: body.displayName ?? null,
+    text: body.text,
+    createdAt: body.createdAt ?? `${body.date}T${body.time}:00+09:00`,
+    date: body.date,
+    time: body.time,
+    imageUrls: body.imageUrls ?? [],
+    memberIds,
+    botId: null,
+  };
+  const id = await savePostSchedule(s, post);
+  if (id === null) throw conflict('이 게시물은 이미 일정으로 등록되어 있습니다.');
+  return reply({ id }, 201);
+}
 
-  async function videoInfo(ctx: Context) {
-    const videoId = extractVideoId(urlParam(ctx));
-    if (videoId === null) throw badRequest('영상 주소(watch, shorts, youtu.be 형식) 또는 11자리 영상 ID가 아닙니다.');
-    if (!deps.videoClient) throw new HttpError(503, VIDEO_UNAVAILABLE);
-    const [video] = await deps.videoClient.getVideos([videoId]).catch(platformFailure);
-    if (!video) throw notFound('해당 영상을 찾을 수 없습니다.');
-    return reply({
-      videoId,
-      title: video.title,
-      channelId: video.channelId,
-      channelName: video.channelTitle,
-      publishedAt: video.publishedAt,
-      ...seoulDateTime(video.publishedAt),
-      thumbnailUrl: video.thumbnailUrl,
-      videoType: videoType(video),
-      existingScheduleId: await scheduleIdOfVideo(s.db, videoId),
-    });
-  }
-
-  async function createVideoSchedule(ctx: Context) {
-    const body = videoCreate.parse(await ctx.json());
-    const memberIds = body.memberIds ?? [];
-    await assertMembersExist(s.db, memberIds);
-    const video: VideoCollected = {
-      videoId: body.videoId,
-      title: body.title,
-      description: body.description ?? '',
-      channelId: body.channelId ?? null,
-      channelName: body.channelName ?? null,
-      publishedAt: body.publishedAt ?? `${body.date}T${body.time}:00+09:00`,
-      date: body.date,
-      time: body.time,
-      thumbnailUrl: body.thumbnailUrl ?? null,
-      videoType: body.videoType ?? 'video',
-      memberIds,
-      botId: null,
-    };
-    const written = await s.db.tx('video-schedule-create', async (tx) => {
-      const result = await writeVideoSchedule(tx, video, { onlyNew: true });
-      if (result) {
-        await logActivity(tx, { actor: 'admin', action: 'create', category: 'schedule', targetType: 'video_schedule', targetId: result.scheduleId, summary: `영상 일정 '${video.title}' 등록` });
-      }
-      return result;
-    });
-    if (!written) throw conflict('이 영상은 이미 일정으로 등록되어 있습니다.');
-    await afterScheduleCommit(s, written.change, { syncIndex: true });
-    return reply({ id: written.scheduleId }, 201);
-  }
-
-  async function updateVideo(ctx: Context) {
-    const id = parseId(ctx.params.id);
-    const body = videoUpdate.parse(await ctx.json());
-    if (body.memberIds) await assertMembersExist(s.db, body.memberIds);
-    const change = await s.db.tx('video-schedule-update', async (tx) => {
-      const updated = await updateVideoSchedule(tx, id, {
-        ...(body.title !== undefined ? { title: body.title } : {}),
-        ...(body.date !== undefined ? { date: body.date } : {}),
-        ...(body.time !== undefined ? { time: body.time || null } : {}),
-        ...(body.description !== undefined ? { description: body.description } : {}),
-        ...(body.memberIds !== undefined ? { memberIds: body.memberIds } : {}),
-      });
-      if (!updated) return null;
-      const change: ScheduleChange = { scheduleId: id, action: 'update', dates: updated.dates };
-      await logActivity(tx, { actor: 'admin', action: 'update', category: 'schedule', targetType: 'video_schedule', targetId: id, summary: `영상 일정 '${updated.title}' 수정` });
-      await recordScheduleChange(tx, change);
-      return change;
-    });
-    if (!change) throw notFound('해당 영상 일정을 찾을 수 없습니다.');
-    await afterScheduleCommit(s, change, { syncIndex: true });
-    return reply({ id });
-  }
-
-  // ---- 4.6 microblog ----
-
-  async function postInfo(ctx: Context) {
-    const mirrorUrl = s.config.microblog.mirrorUrl;
-    const ref = parsePostUrl(urlParam(ctx), { mirrorUrl: mirrorUrl ?? undefined });
-    if (ref === null) throw badRequest('마이크로블로그 게시물 주소가 아닙니다 (플랫폼 또는 설정된 미러의 /<계정>/status/<번호> 형식만 허용).');
-    if (!deps.microblogReader) throw new HttpError(503, MICROBLOG_UNAVAILABLE);
-    const post = await deps.microblogReader.readPost(ref.username, ref.postId).catch(platformFailure);
-    return reply({ ...postFields(post), existingScheduleId: await scheduleIdOfPost(s.db, post.postId) });
-  }
-
-  async function createPostSchedule(ctx: Context) {
-    const body = postCreate.parse(await ctx.json());
-    const memberIds = body.memberIds ?? [];
-    await assertMembersExist(s.db, memberIds);
-    const post: PostCollected = {
-      postId: body.postId,
-      username: body.username,
-      displayName: body.displayName ?? null,
-      text: body.text,
-      createdAt: body.createdAt ?? `${body.date}T${body.time}:00+09:00`,
-      date: body.date,
-      time: body.time,
-      imageUrls: body.imageUrls ?? [],
-      memberIds,
-      botId: null,
-    };
-    const written = await s.db.tx('post-schedule-create', async (tx) => {
-      const result = await writePostSchedule(tx, post, { onlyNew: true });
-      if (result) {
-        await logActivity(tx, { actor: 'admin', action: 'create', category: 'schedule', targetType: 'post_schedule', targetId: result.scheduleId, summary: `게시물 일정 '@${post.username}/${post.postId}' 등록` });
-      }
-      return result;
-    });
-    if (!written) throw conflict('이 게시물은 이미 일정으로 등록되어 있습니다.');
-    await afterScheduleCommit(s, written.change, { syncIndex: true });
-    return reply({ id: written.scheduleId }, 201);
-  }
-
+export function botRoutes(s: Services): Route[] {
+  const admin = new BotAdmin(s);
   const bots = ['bots'];
   const platform = ['platform schedules'];
   const failures = { 404: ErrorResponse };
   return [
-    { method: 'get', path: '/api/admin/bots', handler: list, auth: 'admin', doc: { summary: 'List the bots defined by BOTS_CONFIG with their state', tags: bots, responses: { 200: Type.Array(Bot) } } },
+    { method: 'get', path: '/api/admin/bots', handler: async () => reply(await admin.list()), auth: 'admin', doc: { summary: 'List the bots defined by BOTS_CONFIG with their state', tags: bots, responses: { 200: Type.Array(Bot) } } },
     {
-      method: 'post', path: '/api/admin/bots/:id/start', handler: setStatus('running'), auth: 'admin',
+      method: 'post', path: '/api/admin/bots/:id/start', handler: setStatus(admin, 'running'), auth: 'admin',
       doc: { summary: 'Start a bot', tags: bots, description: 'Clears its error and makes it due now. The runner of the bots role (one active instance) follows the state within seconds.', responses: { 200: BotStatusResponse, ...failures } },
     },
-    { method: 'post', path: '/api/admin/bots/:id/stop', handler: setStatus('stopped'), auth: 'admin', doc: { summary: 'Stop a bot (a pass in flight finishes)', tags: bots, responses: { 200: BotStatusResponse, ...failures } } },
+    { method: 'post', path: '/api/admin/bots/:id/stop', handler: setStatus(admin, 'stopped'), auth: 'admin', doc: { summary: 'Stop a bot (a pass in flight finishes)', tags: bots, responses: { 200: BotStatusResponse, ...failures } } },
     {
-      method: 'post', path: '/api/admin/bots/:id/sync-all', handler: syncAll, auth: 'admin',
+      method: 'post', path: '/api/admin/bots/:id/sync-all', handler: (ctx) => syncAll(admin, ctx), auth: 'admin',
       doc: {
         summary: 'Full synchronisation: every page of the channel or timeline',
         tags: bots,
@@ -278,12 +184,12 @@ export function botRoutes(s: Services): Route[] {
       },
     },
     {
-      method: 'get', path: '/api/admin/bots/quota-warning', handler: getQuotaWarning, auth: 'admin',
+      method: 'get', path: '/api/admin/bots/quota-warning', handler: () => getQuotaWarning(admin), auth: 'admin',
       doc: { summary: 'The video platform quota warning', tags: bots, description: 'Active from the platform answering quotaExceeded until its daily reset (midnight America/Los_Angeles, `resumeAt`); video bots pause meanwhile.', responses: { 200: QuotaWarning } },
     },
-    { method: 'delete', path: '/api/admin/bots/quota-warning', handler: deleteQuotaWarning, auth: 'admin', doc: { summary: 'Clear the quota warning (video bots resume)', tags: bots, responses: { 200: SuccessResponse } } },
+    { method: 'delete', path: '/api/admin/bots/quota-warning', handler: () => deleteQuotaWarning(admin), auth: 'admin', doc: { summary: 'Clear the quota warning (video bots resume)', tags: bots, responses: { 200: SuccessResponse } } },
     {
-      method: 'get', path: '/api/admin/video/video-info', handler: videoInfo, auth: 'admin',
+      method: 'get', path: '/api/admin/video/video-info', handler: (ctx) => videoInfo(admin, ctx), auth: 'admin',
       doc: {
         summary: 'Look up a video by URL or id',
         tags: platform,
@@ -293,15 +199,15 @@ export function botRoutes(s: Services): Route[] {
       },
     },
     {
-      method: 'post', path: '/api/admin/video/schedule', handler: createVideoSchedule, auth: 'admin',
+      method: 'post', path: '/api/admin/video/schedule', handler: (ctx) => createVideoSchedule(s, ctx), auth: 'admin',
       doc: { summary: 'Save a schedule from a video', tags: platform, body: VideoScheduleCreate, description: 'The video-info fields, title/date/time/memberIds/description possibly edited. 409 when the video already has a schedule.', responses: { 201: IdResponse, 400: ErrorResponse, 409: ErrorResponse } },
     },
     {
-      method: 'put', path: '/api/admin/video/schedule/:id', handler: updateVideo, auth: 'admin',
+      method: 'put', path: '/api/admin/video/schedule/:id', handler: (ctx) => updateVideo(s, ctx), auth: 'admin',
       doc: { summary: 'Update a video schedule', tags: platform, body: VideoScheduleUpdate, description: 'Fields not sent keep their values; time null or "" clears it; memberIds replaces the links. 404 when the schedule is not a video schedule.', responses: { 200: IdResponse, 400: ErrorResponse, 404: ErrorResponse } },
     },
     {
-      method: 'get', path: '/api/admin/microblog/post-info', handler: postInfo, auth: 'admin',
+      method: 'get', path: '/api/admin/microblog/post-info', handler: (ctx) => postInfo(s, admin, ctx), auth: 'admin',
       doc: {
         summary: 'Look up a post by URL',
         tags: platform,
@@ -311,7 +217,7 @@ export function botRoutes(s: Services): Route[] {
       },
     },
     {
-      method: 'post', path: '/api/admin/microblog/schedule', handler: createPostSchedule, auth: 'admin',
+      method: 'post', path: '/api/admin/microblog/schedule', handler: (ctx) => createPostSchedule(s, ctx), auth: 'admin',
       doc: { summary: 'Save a schedule from a post', tags: platform, body: PostScheduleCreate, description: 'Title: the first line of the text. 409 when the post already has a schedule.', responses: { 201: IdResponse, 400: ErrorResponse, 409: ErrorResponse } },
     },
   ];

@@ -3,11 +3,10 @@
 import { Type } from '@sinclair/typebox';
 import { ErrorResponse, SuccessResponse } from '../../schemas/common.ts';
 import { CategoryListItem, MonthlyListing, ScheduleDetail, ScheduleListQuery, SearchResults, SyncSearchResponse } from '../../schemas/schedules.ts';
-import { logActivity } from '../../shared/db/repositories/activity-log.ts';
-import { birthdaysInMonth } from '../../shared/db/repositories/members.ts';
-import { deleteSchedule, scheduleDetail, schedulesBetween, schedulesByIds, type Category, type ScheduleItem } from '../../shared/db/repositories/schedules.ts';
+import { scheduleDetail, schedulesByIds } from '../../shared/db/repositories/schedules.ts';
+import { birthdayDetail, categoriesLoader, monthSchedules, type CategoryRow } from '../../shared/schedules/calendar.ts';
 import { badRequest, notFound } from '../../shared/errors.ts';
-import { afterScheduleCommit, recordScheduleChange } from '../../shared/schedule-changes.ts';
+import { deleteSchedule } from '../../shared/schedules/schedule-writes.ts';
 import { compressVariants } from '../../shared/cache/compression.ts';
 import { rebuildSearchIndex } from '../../shared/search/sync.ts';
 import type { Services } from '../../shared/services.ts';
@@ -18,56 +17,31 @@ import type { Route } from '../router.ts';
 import { strongEtag } from '../server.ts';
 import { queryBudget } from './suggestions.ts';
 
-export const BIRTHDAY_CATEGORY_ID = 10;
 const JSON_TYPE = 'application/json; charset=utf-8';
 const PUBLIC_CACHE = 'public, max-age=10, s-maxage=30, stale-while-revalidate=30';
 const SEARCH_MAX_LENGTH = 200;
 
 const seoulYearMonth = new Intl.DateTimeFormat('en-CA', { timeZone: 'Asia/Seoul', year: 'numeric', month: '2-digit' });
-const pad2 = (n: number) => String(n).padStart(2, '0');
-const isLeapYear = (year: number) => (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
 
-/** A member's birthday in a given year; 29 February is shown on 28 February in other years. */
-export function birthdayIn(year: number, birthDate: string): string {
-  const monthDay = birthDate.slice(5);
-  return `${year}-${monthDay === '02-29' && !isLeapYear(year) ? '02-28' : monthDay}`;
+async function detail(s: Services, loadCategories: () => Promise<CategoryRow[]>, ctx: Context) {
+  const raw = ctx.params.id!;
+  const birthday = await birthdayDetail(s.db, loadCategories, raw);
+  if (birthday === null) throw notFound('해당 일정을 찾을 수 없습니다.');
+  if (birthday) return reply(birthday);
+  const found = await scheduleDetail(s.db, parseId(raw));
+  if (!found) throw notFound('해당 일정을 찾을 수 없습니다.');
+  return reply(found);
 }
 
-/** Timed items first by time, then the day's birthdays in display order, then other untimed items. */
-function dayRank(item: ScheduleItem): number {
-  if (item.time !== null) return 0;
-  return item.isBirthday ? 1 : 2;
+async function syncSearch(s: Services) {
+  const synced = await rebuildSearchIndex(s.db, s.search);
+  s.logger.info({ synced }, 'search index rebuilt');
+  return reply({ success: true, synced });
 }
 
 export function scheduleRoutes(s: Services): Route[] {
   const searchBudget = queryBudget(s);
-  let categories: Promise<Array<Category & { sortOrder: number }>> | null = null;
-  const loadCategories = () =>
-    (categories ??= s.db.any('SELECT id, name, color, sort_order AS "sortOrder" FROM schedule_categories ORDER BY sort_order, id').catch((error: unknown) => {
-      categories = null;
-      throw error;
-    }));
-
-  async function buildMonth(year: number, month: number): Promise<string> {
-    const from = `${year}-${pad2(month)}-01`;
-    const to = month === 12 ? `${year + 1}-01-01` : `${year}-${pad2(month + 1)}-01`;
-    const [items, birthdays, allCategories] = await Promise.all([schedulesBetween(s.db, from, to), birthdaysInMonth(s.db, month), loadCategories()]);
-    const birthdayCategory = allCategories.find((category) => category.id === BIRTHDAY_CATEGORY_ID);
-    const category = { id: BIRTHDAY_CATEGORY_ID, name: birthdayCategory?.name ?? '생일', color: birthdayCategory?.color ?? '#ec4899' };
-    const birthdayItems: ScheduleItem[] = birthdays.map((member) => ({
-      id: `birthday-${member.id}-${year}`,
-      title: `${member.name} 생일`,
-      date: birthdayIn(year, member.birthDate),
-      time: null,
-      category,
-      source: null,
-      members: [{ id: member.id, name: member.name }],
-      isBirthday: true,
-    }));
-    // Stable sort keeps the SQL order (time, id) and the birthdays' display order within each rank.
-    const schedules = [...items, ...birthdayItems].sort((a, b) => a.date.localeCompare(b.date) || dayRank(a) - dayRank(b) || (a.time ?? '').localeCompare(b.time ?? ''));
-    return JSON.stringify({ year, month, schedules });
-  }
+  const loadCategories = categoriesLoader(s.db);
 
   function monthly(year: number, month: number): Reply | Promise<Reply> {
     const cached = s.monthlyCache.get(year, month);
@@ -89,7 +63,7 @@ export function scheduleRoutes(s: Services): Route[] {
     let build = building.get(key);
     if (!build || build.version !== version) {
       const started = (async () => {
-        const body = Buffer.from(await buildMonth(year, month));
+        const body = Buffer.from(JSON.stringify({ year, month, schedules: await monthSchedules(s.db, loadCategories, year, month) }));
         const etag = strongEtag(body);
         const entry = { body, etag, variants: await compressVariants(body, etag) };
         s.monthlyCache.set(year, month, entry, version);
@@ -137,48 +111,9 @@ export function scheduleRoutes(s: Services): Route[] {
     return monthly(year, month);
   }
 
-  async function detail(ctx: Context) {
-    const raw = ctx.params.id!;
-    const birthday = /^birthday-(\d{1,10})-(\d{4})$/.exec(raw);
-    if (birthday) {
-      const memberId = Number(birthday[1]);
-      const year = Number(birthday[2]);
-      const member = await s.db.oneOrNone<{ id: number; name: string; birth_date: string }>(
-        "SELECT id, name, to_char(birth_date, 'YYYY-MM-DD') AS birth_date FROM members WHERE id = $1 AND birth_date IS NOT NULL",
-        [memberId],
-      );
-      if (!member) throw notFound('해당 일정을 찾을 수 없습니다.');
-      const category = (await loadCategories()).find((c) => c.id === BIRTHDAY_CATEGORY_ID);
-      return reply({
-        id: raw, title: `${member.name} 생일`, date: birthdayIn(year, member.birth_date), time: null,
-        category: { id: BIRTHDAY_CATEGORY_ID, name: category?.name ?? '생일', color: category?.color ?? '#ec4899' },
-        source: null, members: [{ id: member.id, name: member.name }], isBirthday: true, description: null, images: [],
-      });
-    }
-    const found = await scheduleDetail(s.db, parseId(raw));
-    if (!found) throw notFound('해당 일정을 찾을 수 없습니다.');
-    return reply(found);
-  }
-
   async function remove(ctx: Context) {
-    const id = parseId(ctx.params.id);
-    const deleted = await s.db.tx('schedule-delete', async (tx) => {
-      const result = await deleteSchedule(tx, id);
-      if (!result) return null;
-      await logActivity(tx, { actor: 'admin', action: 'delete', category: 'schedule', targetType: 'schedule', targetId: id, summary: `일정 '${result.title}' 삭제` });
-      await recordScheduleChange(tx, { scheduleId: id, action: 'delete', dates: [result.date] });
-      return result;
-    });
-    if (!deleted) throw notFound('해당 일정을 찾을 수 없습니다.');
-    await s.storage.delete(deleted.imageKeys).catch((error: unknown) => s.logger.error({ err: error }, 'could not delete files after commit'));
-    await afterScheduleCommit(s, { scheduleId: id, action: 'delete', dates: [deleted.date] }, { syncIndex: true });
+    if (!(await deleteSchedule(s, parseId(ctx.params.id)))) throw notFound('해당 일정을 찾을 수 없습니다.');
     return reply({ success: true });
-  }
-
-  async function syncSearch() {
-    const synced = await rebuildSearchIndex(s.db, s.search);
-    s.logger.info({ synced }, 'search index rebuilt');
-    return reply({ success: true, synced });
   }
 
   const tags = ['schedules'];
@@ -187,8 +122,8 @@ export function scheduleRoutes(s: Services): Route[] {
       method: 'get', path: '/api/schedules', handler: list, cacheControl: PUBLIC_CACHE,
       doc: { summary: 'Monthly listing with birthdays, or search with ?search=', tags, query: ScheduleListQuery, description: 'Without `search`: {year, month, schedules} of the month (default: this month in Asia/Seoul), sorted by date, then time (timed first), then the day’s birthdays in display order, then untimed items. Birthdays of current members are items with isBirthday: true and id `birthday-<memberId>-<year>`; 29 February shows on 28 February in other years. With `search`: {schedules, total, hasMore}, best match first (title, then school or source, then event venue name/address, then members, then description), `limit` at most 100; `total` counts matches exactly up to 1,000: a search matching more reports 1000 and `hasMore: true` while pages follow (pages stay in exact rank order); when nothing matches well, words one jamo off (a similar vowel, a doubled consonant, a missing or extra final consonant) match too, after every exact match. A search page not held by the 10-second result cache counts against the client\'s query budget (shared with suggestions): past it 429 with Retry-After. Strong ETag; If-None-Match → 304.', responses: { 200: Type.Union([MonthlyListing, SearchResults]), 400: ErrorResponse, 429: ErrorResponse, 503: ErrorResponse } },
     },
-    { method: 'post', path: '/api/schedules/sync-search', handler: syncSearch, auth: 'admin', doc: { summary: 'Rebuild the search index from the stored schedules', tags, responses: { 200: SyncSearchResponse } } },
-    { method: 'get', path: '/api/schedules/:id', handler: detail, cacheControl: PUBLIC_CACHE, doc: { summary: 'A schedule with description, images and its platform record', tags, responses: { 200: ScheduleDetail, 400: ErrorResponse, 404: ErrorResponse } } },
+    { method: 'post', path: '/api/schedules/sync-search', handler: () => syncSearch(s), auth: 'admin', doc: { summary: 'Rebuild the search index from the stored schedules', tags, responses: { 200: SyncSearchResponse } } },
+    { method: 'get', path: '/api/schedules/:id', handler: (ctx) => detail(s, loadCategories, ctx), cacheControl: PUBLIC_CACHE, doc: { summary: 'A schedule with description, images and its platform record', tags, responses: { 200: ScheduleDetail, 400: ErrorResponse, 404: ErrorResponse } } },
     { method: 'delete', path: '/api/schedules/:id', handler: remove, auth: 'admin', doc: { summary: 'Delete a schedule (event record, member and image links, images and files go with it; the index entry is removed)', tags, responses: { 200: SuccessResponse, 400: ErrorResponse, 404: ErrorResponse } } },
     {
       method: 'get', path: '/api/schedule-categories', handler: async () => reply(await loadCategories()), cacheControl: 'public, max-age=300',

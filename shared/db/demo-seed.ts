@@ -4,11 +4,11 @@
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import sharp from 'sharp';
-import { storeVariants, variantKeys } from '../../edge/uploads.ts';
+import { storeVariants, variantKeys } from '../storage/image-files.ts';
 import type { ProcessedImage } from '../../workers/image-pool.ts';
 import { loadConfigOrReport, type Config } from '../runtime/config.ts';
 import { createLogger } from '../runtime/logger.ts';
-import { recordScheduleChange } from '../schedule-changes.ts';
+import { recordScheduleChange } from '../schedules/schedule-changes.ts';
 import { rebuildSearchIndex } from '../search/sync.ts';
 import type { Services } from '../services.ts';
 import type { Queryable, Tx } from './database.ts';

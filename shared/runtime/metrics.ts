@@ -38,7 +38,7 @@ export interface Metrics {
 /**
  * Sampling period of the event-loop delay histogram (`nodejs_eventloop_lag_*`). Every sample wakes
  * the loop: at prom-client's 10 ms that was about 110 wakeups a second and 0.023–0.030 cores
- * of an idle process on the 2-core machine, at 50 ms 30 and 0.013–0.019 (README, "Idle CPU"). Node
+ * of an idle process on the 2-core machine, at 50 ms 30 and 0.013–0.019 (docs/operations.md, "CPU"). Node
  * records each sample as the whole period plus the delay, so the metric's floor is this period.
  */
 export const LOOP_MONITOR_PERIOD_MS = 50;

@@ -14,7 +14,7 @@
 import os from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { TOPICS } from '../../shared/bus/bus.ts';
-import type { VideoCollected } from '../../shared/collected.ts';
+import type { VideoCollected } from '../../shared/schedules/collected.ts';
 import { insertMember } from '../helpers/factory.ts';
 import { startTestService } from '../helpers/service.ts';
 import { loopDelay } from './loop-delay.ts';

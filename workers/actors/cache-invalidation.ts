@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { TOPICS, type Bus, type BusMessage, type Subscription } from '../../shared/bus/bus.ts';
-import type { ScheduleChangedMessage } from '../../shared/schedule-changes.ts';
+import type { ScheduleChangedMessage } from '../../shared/schedules/schedule-changes.ts';
 import type { Services } from '../../shared/services.ts';
 
 /** One group per running service (not per process: a test may run two services in one process). */

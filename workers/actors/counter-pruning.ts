@@ -1,4 +1,4 @@
-// Abuse counters (README, "Abuse limits") only matter inside their windows: a login failure for
+// Abuse counters (docs/security.md) only matter inside their windows: a login failure for
 // LOCKOUT_WINDOW_MS, a registration window for REGISTRATION_WINDOW_MS. Rows are otherwise deleted
 // only when the same address or account comes back, so a client rotating addresses would grow the
 // tables without end. Saved searches are kept for their retention window (SAVED_SEARCH_RETENTION_DAYS).

@@ -2,7 +2,7 @@
 // removes its index entry. Re-reading makes it idempotent and order-insensitive, so a run of
 // messages is one read and one bulk write.
 import { TOPICS, type Bus, type Subscription } from '../../shared/bus/bus.ts';
-import type { ScheduleChangedMessage } from '../../shared/schedule-changes.ts';
+import type { ScheduleChangedMessage } from '../../shared/schedules/schedule-changes.ts';
 import { syncSchedules } from '../../shared/search/sync.ts';
 import type { Services } from '../../shared/services.ts';
 

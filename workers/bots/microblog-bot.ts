@@ -4,7 +4,7 @@
 // collected_items in the same transaction, so `added` counts only posts never collected before.
 import type { MicroblogSettings } from '../../schemas/bots.ts';
 import { TOPICS } from '../../shared/bus/bus.ts';
-import type { PostCollected } from '../../shared/collected.ts';
+import type { PostCollected } from '../../shared/schedules/collected.ts';
 import type { Queryable } from '../../shared/db/database.ts';
 import { knownPosts, memberNames, recordCollected, type BotProgress } from '../../shared/db/repositories/bots.ts';
 import { toSeoulDateTime } from '../../shared/microblog/post-url.ts';

@@ -10,7 +10,7 @@
 // video it left out.
 import type { VideoSettings } from '../../schemas/bots.ts';
 import { TOPICS } from '../../shared/bus/bus.ts';
-import type { VideoCollected } from '../../shared/collected.ts';
+import type { VideoCollected } from '../../shared/schedules/collected.ts';
 import type { Queryable } from '../../shared/db/database.ts';
 import { knownVideos, memberNames, recordCollected, type BotProgress } from '../../shared/db/repositories/bots.ts';
 import type { PlaylistVideo, VideoPlatformClient } from '../../shared/video/platform-client.ts';

@@ -7,7 +7,7 @@
 // to be a counted failure (success, 403, a comparison that never ran) gives its slot back.
 //
 // Beyond the address, failures per account slow that account down (openAttempt's delayMs): a wait before
-// the comparison, never a refusal, so an attacker cannot lock the owner out (README, "Abuse limits").
+// the comparison, never a refusal, so an attacker cannot lock the owner out (docs/security.md).
 import pgPromise from 'pg-promise';
 import type { Queryable } from '../database.ts';
 

@@ -1,4 +1,4 @@
-// Registrations per client address (README, "Abuse limits"): a one-hour window that starts with
+// Registrations per client address (docs/security.md): a one-hour window that starts with
 // the address's first registration, counted in one statement so replicas agree.
 import type { Queryable } from '../database.ts';
 

@@ -1,12 +1,12 @@
 // What every schedule write does besides its own rows: an outbox entry in the same transaction
 // (the indexer and other replicas' caches follow it), and after the commit the months' cache
 // invalidated and, for admin writes, the index updated inline so the caller reads its own write.
-import { appendOutbox } from './bus/outbox.ts';
-import { TOPICS } from './bus/bus.ts';
-import type { Writer } from './db/database.ts';
-import { monthOf } from './db/repositories/schedules.ts';
-import { syncSchedules } from './search/sync.ts';
-import type { Services } from './services.ts';
+import { appendOutbox } from '../bus/outbox.ts';
+import { TOPICS } from '../bus/bus.ts';
+import type { Writer } from '../db/database.ts';
+import { monthOf } from '../db/repositories/schedules.ts';
+import { syncSchedules } from '../search/sync.ts';
+import type { Services } from '../services.ts';
 
 export interface ScheduleChange {
   scheduleId: number;
