@@ -15,6 +15,8 @@ import { reply, type Context, type Reply } from '../context.ts';
 import { intQuery, parseId } from '../params.ts';
 import type { Route } from '../router.ts';
 import { strongEtag } from '../server.ts';
+import { SingleFlight } from '../../shared/cache/single-flight.ts';
+import type { CachedMonth } from '../../shared/cache/monthly-cache.ts';
 import { queryBudget } from './suggestions.ts';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
@@ -49,32 +51,18 @@ export function scheduleRoutes(s: Services): Route[] {
     return fillMonth(year, month);
   }
 
-  /**
-   * Months being built, by key: requests that miss the cache together wait for one build (one
-   * transaction, one body in memory) instead of each building its own. A request joins a build only
-   * if no write invalidated the month since that build began (same cache version), so it still reads
-   * every write that came before it.
-   */
-  const building = new Map<number, { version: number; entry: Promise<{ body: Buffer; etag: string; variants: Awaited<ReturnType<typeof compressVariants>> }> }>();
+  // Requests that miss a month together wait for one build (one set of queries, one body in memory).
+  const builds = new SingleFlight<CachedMonth>();
 
   async function fillMonth(year: number, month: number): Promise<Reply> {
-    const key = year * 100 + month;
     const version = s.monthlyCache.version(year, month);
-    let build = building.get(key);
-    if (!build || build.version !== version) {
-      const started = (async () => {
-        const body = Buffer.from(JSON.stringify({ year, month, schedules: await monthSchedules(s.db, loadCategories, year, month) }));
-        const etag = strongEtag(body);
-        const entry = { body, etag, variants: await compressVariants(body, etag) };
-        s.monthlyCache.set(year, month, entry, version);
-        return entry;
-      })().finally(() => {
-        if (building.get(key) === build) building.delete(key);
-      });
-      build = { version, entry: started };
-      building.set(key, build);
-    }
-    const entry = await build.entry;
+    const entry = await builds.run(year * 100 + month, version, async () => {
+      const body = Buffer.from(JSON.stringify({ year, month, schedules: await monthSchedules(s.db, loadCategories, year, month) }));
+      const etag = strongEtag(body);
+      const built = { body, etag, variants: await compressVariants(body, etag) };
+      s.monthlyCache.set(year, month, built, version);
+      return built;
+    });
     return { raw: entry.body, etag: entry.etag, variants: entry.variants, contentType: JSON_TYPE };
   }
 
