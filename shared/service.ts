@@ -162,11 +162,11 @@ export async function startService(config: Config, options: ServiceOptions = {})
     images = createImagePool({ logger, ...(lazy ? { minThreads: 0 } : {}) });
     analysis = createAnalysisPool(database.url, logger, { lazy });
     const analyze = analysis.tokens;
-    const search = new CachedSearchIndex(await createSearchIndex({ db: database.db, opensearchUrl: config.opensearchUrl, logger, analyze }));
+    const search = new CachedSearchIndex(await createSearchIndex({ db: database.db, opensearchUrl: config.opensearchUrl, opensearchAuth: config.opensearchAuth, logger, analyze }));
     const storage = await createStorage(config);
     // New accounts point at these; the edge serves them (local) or the bucket does (S3).
     if (config.roles.has('edge')) await ensureDefaultPictures(storage, logger);
-    bus = await createBus({ db: database.db, logger, kafkaBrokers: config.kafkaBrokers });
+    bus = await createBus({ db: database.db, logger, kafkaBrokers: config.kafkaBrokers, kafkaSecurity: config.kafkaSecurity });
     const services: Services = {
       config,
       db: database.db,

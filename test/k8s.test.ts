@@ -7,17 +7,21 @@
 // referenced Secret/ConfigMap key exists, probes, security, wiring to Kafka, PostgreSQL, OpenSearch.
 // The Dockerfile cannot be built here (no container engine): it is linted statically.
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import test from 'ava';
 import ts from 'typescript';
-import { parseAllDocuments } from 'yaml';
+import { parse, parseAllDocuments, stringify } from 'yaml';
 import { ConfigError, loadConfig } from '../shared/config.ts';
 import { contractsDir, loadCrds } from './helpers/crds.ts';
 import { findKustomize, type KustomizeTool } from './helpers/kustomize.ts';
 import { COMPILED_START_ARGS, START_ARGS } from './helpers/process.ts';
-import { TOPIC_TABLE, TOPICS, topicSpec } from '../shared/bus/topics.ts';
+import { dlqTopic, TOPIC_TABLE, TOPICS, topicSpec } from '../shared/bus/topics.ts';
+import { cacheInvalidationGroup } from '../workers/actors/cache-invalidation.ts';
+import { SEARCH_INDEXER_GROUP } from '../workers/actors/search-indexer.ts';
+import { SCHEDULE_WRITER_GROUP } from '../workers/actors/schedule-writer.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const K8S = join(ROOT, 'k8s');
@@ -30,6 +34,8 @@ const OVERLAYS_DIR = join(K8S, 'overlays');
 const INTENTIONALLY_UNSET: Record<string, Record<string, string>> = {
   dev: {
     OPENSEARCH_URL: 'no OpenSearch in dev (the operator needs three 2 GiB nodes): the embedded search index in PostgreSQL',
+    OPENSEARCH_USERNAME: 'no OpenSearch in dev (OPENSEARCH_URL unset)',
+    OPENSEARCH_PASSWORD: 'no OpenSearch in dev (OPENSEARCH_URL unset)',
     SMTP_URL: 'no SMTP server in dev: mails are written to the edge\'s DATA_DIR/mail and logged',
     STORAGE_URL: 'local storage in dev: the edge keeps files under DATA_DIR/storage (a volume) and serves /storage',
     STORAGE_ACCESS_KEY: 'local storage in dev (STORAGE_URL unset)',
@@ -58,8 +64,6 @@ const UNSET_FOR_ROLE: Record<string, Record<string, string>> = {
 const HELPER_VARIABLES: Record<string, string> = {
   DB_USERNAME: 'from the CloudNativePG secret; composes DATABASE_URL',
   DB_PASSWORD: 'from the CloudNativePG secret; composes DATABASE_URL',
-  OPENSEARCH_USERNAME: 'composes OPENSEARCH_URL',
-  OPENSEARCH_PASSWORD: 'composes OPENSEARCH_URL',
   NODE_EXTRA_CA_CERTS: 'read by Node itself: trust the OpenSearch operator\'s CA',
   HOME: 'Chromium needs a writable home (an emptyDir)',
 };
@@ -70,6 +74,16 @@ const OPERATOR_SECRETS: { kind: string; group: string; secret: (name: string) =>
     kind: 'Cluster', group: 'postgresql.cnpg.io', secret: (name) => `${name}-app`,
     keys: ['username', 'password', 'dbname', 'host', 'port', 'uri', 'jdbc-uri', 'pgpass'],
     reason: 'CloudNativePG keeps the credentials of the bootstrap database owner in <cluster>-app',
+  },
+  {
+    kind: 'KafkaUser', group: 'kafka.strimzi.io', secret: (name) => name,
+    keys: ['password', 'sasl.jaas.config'],
+    reason: 'Strimzi\'s User Operator keeps a SCRAM-SHA-512 user\'s password in a Secret of the user\'s name',
+  },
+  {
+    kind: 'Kafka', group: 'kafka.strimzi.io', secret: (name) => `${name}-cluster-ca-cert`,
+    keys: ['ca.crt', 'ca.p12', 'ca.password'],
+    reason: 'Strimzi keeps the public certificate of the cluster CA that signs the brokers\' certificates in <cluster>-cluster-ca-cert',
   },
   {
     kind: 'OpenSearchCluster', group: 'opensearch.org', secret: (name) => `${name}-http-cert`,
@@ -157,24 +171,29 @@ function codeVariables(): Map<string, string> {
 let tool: KustomizeTool | string | undefined;
 const renders = new Map<string, Rendered | Error>();
 
+/** The objects kustomize renders from a kustomization folder. */
+function renderDir(dir: string, label: string): K8sObject[] {
+  tool ??= findKustomize();
+  if (typeof tool === 'string') throw new Error(tool);
+  const run = spawnSync(tool.command, tool.args(dir), { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, timeout: 60_000 });
+  if (run.error || run.status !== 0) {
+    throw new Error(`${tool.describe} failed on ${label}: ${run.error?.message ?? run.stderr}`);
+  }
+  const objects: K8sObject[] = [];
+  for (const doc of parseAllDocuments(run.stdout)) {
+    if (doc.errors.length > 0) throw new Error(`${label}: YAML error ${doc.errors[0]!.message}`);
+    const value = doc.toJS() as K8sObject | null;
+    if (value !== null) objects.push(value);
+  }
+  return objects;
+}
+
 function render(overlay: string): Rendered {
   const cached = renders.get(overlay);
   if (cached instanceof Error) throw cached;
   if (cached) return cached;
   try {
-    tool ??= findKustomize();
-    if (typeof tool === 'string') throw new Error(tool);
-    const dir = join(OVERLAYS_DIR, overlay);
-    const run = spawnSync(tool.command, tool.args(dir), { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, timeout: 60_000 });
-    if (run.error || run.status !== 0) {
-      throw new Error(`${tool.describe} failed on k8s/overlays/${overlay}: ${run.error?.message ?? run.stderr}`);
-    }
-    const objects: K8sObject[] = [];
-    for (const doc of parseAllDocuments(run.stdout)) {
-      if (doc.errors.length > 0) throw new Error(`k8s/overlays/${overlay}: YAML error ${doc.errors[0]!.message}`);
-      const value = doc.toJS() as K8sObject | null;
-      if (value !== null) objects.push(value);
-    }
+    const objects = renderDir(join(OVERLAYS_DIR, overlay), `k8s/overlays/${overlay}`);
     const rendered = { overlay, objects };
     renders.set(overlay, rendered);
     return rendered;
@@ -761,9 +780,11 @@ for (const overlay of OVERLAYS) {
     const brokers = pools.filter((p) => p.spec.roles.includes('broker')).reduce((n, p) => n + p.spec.replicas, 0);
     const minIsr = Number(kafka.spec.kafka.config?.['min.insync.replicas'] ?? 1);
     t.true(minIsr <= brokers && Number(kafka.spec.kafka.config?.['default.replication.factor'] ?? 1) <= brokers);
-    // KAFKA_BROKERS is Strimzi's bootstrap Service on a plain listener.
-    const listener = kafka.spec.kafka.listeners.find((l: Any) => l.tls === false && l.type === 'internal');
-    t.truthy(listener, 'a plain internal listener');
+    // KAFKA_BROKERS is Strimzi's bootstrap Service on the TLS + SCRAM-SHA-512 listener, the only one.
+    const listeners: Any[] = kafka.spec.kafka.listeners;
+    t.deepEqual(listeners.map((l) => [l.tls, l.authentication?.type]), [[true, 'scram-sha-512']], 'one listener, TLS and SCRAM-SHA-512');
+    const listener = listeners[0];
+    t.is(kafka.spec.kafka.authorization?.type, 'simple', 'ACLs are enforced');
     for (const d of appDeployments(r)) {
       t.is(supplied(r, podSpec(d).containers[0]).values.get('KAFKA_BROKERS'), `${kafka.metadata.name}-kafka-bootstrap:${listener.port}`, id(d));
     }
@@ -786,6 +807,60 @@ for (const overlay of OVERLAYS) {
       const spec = topicSpec(name);
       t.is(topic.spec.partitions, spec.partitions, `${name}: partitions as in shared/bus/topics.ts`);
       t.is(Number(topic.spec.config?.['retention.ms']), spec.retentionMs, `${name}: retention.ms as in shared/bus/topics.ts`);
+    }
+  });
+
+  test(`${overlay}: Kafka: each role authenticates as its own KafkaUser, over TLS, with the ACLs of what it does`, (t) => {
+    const r = render(overlay);
+    const kafka = one(r, 'Kafka');
+    t.truthy(kafka.spec.entityOperator?.userOperator, 'the User Operator manages the KafkaUsers');
+    const users = new Map(find(r, 'KafkaUser').map((u) => [u.metadata.name, u]));
+    const caSecret = `${kafka.metadata.name}-cluster-ca-cert`;
+    for (const d of appDeployments(r)) {
+      const c = podSpec(d).containers[0];
+      const env = resolveEnv(r, c);
+      const config = loadConfig(env);
+      // As the service reads it (shared/config.ts), not only as the manifest spells it.
+      t.is(config.kafkaSecurity.sasl?.mechanism, 'scram-sha-512', `${id(d)}: SCRAM-SHA-512`);
+      const user = users.get(config.kafkaSecurity.sasl?.username ?? '');
+      t.truthy(user, `${id(d)}: KAFKA_SASL_USERNAME names a KafkaUser`);
+      t.is(user?.metadata.labels?.['strimzi.io/cluster'], kafka.metadata.name, `${id(d)}: the user belongs to the cluster`);
+      t.is(user?.spec.authentication?.type, 'scram-sha-512');
+      t.is(user?.metadata.name, `schedule-${roleOf(d)}`, `${id(d)}: one user per role`);
+      const password = (c.env ?? []).find((e: Any) => e.name === 'KAFKA_SASL_PASSWORD')?.valueFrom?.secretKeyRef;
+      t.deepEqual({ name: password?.name, key: password?.key }, { name: user?.metadata.name, key: 'password' }, `${id(d)}: password from the user's Secret`);
+      // TLS: the CA file lies in a volume holding the cluster CA's ca.crt.
+      const caFile = config.kafkaSecurity.tls?.caFile ?? '';
+      const mount = (c.volumeMounts ?? []).find((m: Any) => caFile.startsWith(`${m.mountPath}/`));
+      const volume = (podSpec(d).volumes ?? []).find((v: Any) => v.name === mount?.name);
+      t.is(volume?.secret?.secretName, caSecret, `${id(d)}: KAFKA_SSL_CA_FILE from ${caSecret}`);
+      t.true((volume?.secret?.items ?? []).some((i: Any) => i.key === 'ca.crt' && caFile.endsWith(`/${i.path}`)), `${id(d)}: ca.crt at KAFKA_SSL_CA_FILE`);
+    }
+    // ACLs: what each role does (shared/bus, workers/actors) is allowed, and nothing more.
+    const allows = (user: string, type: string, name: string, operation: string) =>
+      (users.get(user)?.spec.authorization?.acls ?? []).some((acl: Any) =>
+        (acl.type ?? 'allow') === 'allow' && acl.resource.type === type &&
+        ((acl.resource.patternType ?? 'literal') === 'literal' ? acl.resource.name === name : name.startsWith(acl.resource.name)) &&
+        (acl.operations.includes(operation) || acl.operations.includes('All')));
+    const topics = Object.values(TOPICS);
+    for (const topic of topics) {
+      t.true(allows('schedule-actors', 'topic', topic, 'Write'), `actors (outbox relay) write ${topic}`);
+      t.true(allows('schedule-actors', 'topic', dlqTopic(topic), 'Write'), `actors dead-letter ${topic}`);
+    }
+    for (const [group, consumed] of [[SCHEDULE_WRITER_GROUP, [TOPICS.videoCollected, TOPICS.postCollected]], [SEARCH_INDEXER_GROUP, [TOPICS.scheduleChanged]]] as const) {
+      t.true(allows('schedule-actors', 'group', group, 'Read'), `actors join ${group}`);
+      for (const topic of consumed) t.true(allows('schedule-actors', 'topic', topic, 'Read'), `${group} reads ${topic}`);
+    }
+    const cacheGroup = cacheInvalidationGroup();
+    t.true(allows('schedule-edge', 'group', cacheGroup, 'Read') && allows('schedule-edge', 'group', cacheGroup, 'Delete'), `edge joins and deletes ${cacheGroup}`);
+    t.true(allows('schedule-edge', 'topic', TOPICS.scheduleChanged, 'Read'));
+    t.false(allows('schedule-edge', 'group', SEARCH_INDEXER_GROUP, 'Read'), 'the edge cannot join the actors\' groups');
+    for (const topic of topics) t.false(allows('schedule-edge', 'topic', topic, 'Write'), `the edge never publishes ${topic} (the relay does)`);
+    for (const topic of [...topics, ...topics.map(dlqTopic)]) {
+      for (const op of ['Read', 'Write']) t.false(allows('schedule-bots', 'topic', topic, op), `bots ${op} ${topic}: they write to the outbox only`);
+    }
+    for (const user of users.keys()) {
+      for (const op of ['Create', 'Delete', 'Alter', 'All']) t.false(allows(user, 'topic', TOPICS.scheduleChanged, op), `${user} may not ${op} topics (the Topic Operator owns them)`);
     }
   });
 
@@ -845,10 +920,11 @@ for (const overlay of OVERLAYS) {
     const job = jobs[0]!;
     const edge = appDeployments(r).find((d) => roleOf(d) === 'edge')!;
     const image: string = podSpec(edge).containers[0].image;
-    const tag = image.slice(image.lastIndexOf(':') + 1);
-    t.true(image.includes(':') && !image.includes('@'), 'the edge image carries a tag');
-    t.is(job.metadata.name, `schedule-migrate-${tag}`);
-    t.true(job.metadata.name.length <= 63, 'Job names become a label value: 63 characters at most');
+    const version = edge.metadata.labels?.['app.kubernetes.io/version'];
+    t.truthy(version, 'the overlay labels its release (app.kubernetes.io/version)');
+    t.is(job.metadata.name, `schedule-migrate-${version}`);
+    t.deepEqual(jobNameProblems(job.metadata.name), []);
+    for (const o of appDeployments(r)) t.is(o.metadata.labels?.['app.kubernetes.io/version'], version, `${id(o)}: same release label`);
     const c = podSpec(job).containers[0];
     t.is(c.image, image);
     // Compiled JavaScript, like the pods (Dockerfile): plain node, no tsx.
@@ -857,6 +933,110 @@ for (const overlay of OVERLAYS) {
     t.true(job.spec.backoffLimit >= 1 && job.spec.activeDeadlineSeconds > 0);
   });
 }
+
+/**
+ * The largest body any edge route accepts: every `*Routes` factory of edge/routes, built with the
+ * default configuration and a stand-in for the other services (route tables only keep them for their
+ * handlers), and the router's default for routes without their own limit.
+ */
+async function largestRouteBody(): Promise<{ bytes: number; route: string }> {
+  const standIn: Any = new Proxy(function standIn() {}, { get: (_target, key) => (key === Symbol.toPrimitive ? () => '' : standIn), apply: () => standIn });
+  const config = loadConfig({});
+  const services: Any = new Proxy({}, { get: (_target, key) => (key === 'config' ? config : standIn) });
+  const { DEFAULT_BODY_LIMIT } = await import('../edge/server.ts');
+  let largest = { bytes: DEFAULT_BODY_LIMIT, route: 'the default body limit' };
+  for (const file of readdirSync(join(ROOT, 'edge/routes')).filter((f) => f.endsWith('.ts')).sort()) {
+    const module = await import(`../edge/routes/${file}`);
+    for (const [name, factory] of Object.entries<Any>(module)) {
+      if (!/Routes$/.test(name) || typeof factory !== 'function') continue;
+      for (const route of factory(services) as Any[]) {
+        if ((route.bodyLimit ?? 0) > largest.bytes) largest = { bytes: route.bodyLimit, route: `${String(route.method).toUpperCase()} ${route.path}` };
+      }
+    }
+  }
+  return largest;
+}
+
+/** nginx sizes: bytes, k, m, g (binary multiples). */
+function nginxSize(value: string): number {
+  const m = /^(\d+)([kKmMgG]?)$/.exec(value);
+  if (!m) return NaN;
+  return Number(m[1]) * ({ '': 1, k: 1024, m: 1024 ** 2, g: 1024 ** 3 } as Record<string, number>)[m[2]!.toLowerCase()]!;
+}
+
+test('the ingress admits every body an edge route accepts, rounded up to a MiB and no more', async (t) => {
+  const largest = await largestRouteBody();
+  t.log(`largest route body: ${largest.route}, ${largest.bytes} bytes`);
+  t.true(largest.bytes >= 100 * 1024 * 1024, `the documented 100 MB uploads are the largest (${largest.route}: ${largest.bytes})`);
+  const expected = `${Math.ceil(largest.bytes / 1024 ** 2)}m`;
+  for (const overlay of OVERLAYS) {
+    for (const ingress of find(render(overlay), 'Ingress')) {
+      const size = ingress.metadata.annotations?.['nginx.ingress.kubernetes.io/proxy-body-size'] ?? '1m';
+      t.true(nginxSize(size) >= largest.bytes, `${overlay} ${id(ingress)}: proxy-body-size ${size} cuts ${largest.route} (${largest.bytes} bytes)`);
+      t.is(size, expected, `${overlay} ${id(ingress)}: one number for body limits`);
+    }
+  }
+});
+
+/**
+ * A Job name the API server accepts: a DNS subdomain (lowercase letters, digits, '-' and '.'; the
+ * release version keeps its dots) of at most 63 characters, since the Job controller copies it into
+ * the `job-name` label of its pods, and a label value holds 63.
+ */
+function jobNameProblems(name: string): string[] {
+  const problems: string[] = [];
+  if (name.length > 63) problems.push(`${name}: ${name.length} characters (a label value holds 63)`);
+  if (!/^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/.test(name) || name.includes('..')) problems.push(`${name}: not a DNS subdomain`);
+  return problems;
+}
+
+/**
+ * The production overlay rendered from a copy of k8s/ whose overlay kustomization is edited first:
+ * what an operator does at each release.
+ */
+function renderEdited(edit: (kustomization: Any) => void): K8sObject[] {
+  const dir = mkdtempSync(join(tmpdir(), 'schedule-k8s-'));
+  try {
+    cpSync(K8S, join(dir, 'k8s'), { recursive: true });
+    const file = join(dir, 'k8s/overlays/production/kustomization.yaml');
+    const kustomization = parse(readFileSync(file, 'utf8'));
+    edit(kustomization);
+    writeFileSync(file, stringify(kustomization));
+    return renderDir(join(dir, 'k8s/overlays/production'), 'an edited copy of k8s/overlays/production');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+test('the migration Job name is a valid DNS label for every image reference, and follows the release', (t) => {
+  const digest = `sha256:${'0123456789abcdef'.repeat(4)}`;
+  const cases: { what: string; images: Any[] }[] = [
+    { what: 'a registry with a port', images: [{ name: 'schedule-backend', newName: 'registry.example.com:5000/schedule/schedule-backend', newTag: '0.1.0' }] },
+    { what: 'a digest and no tag', images: [{ name: 'schedule-backend', newName: 'registry.example.com:5000/schedule/schedule-backend', digest }] },
+    { what: 'a long tag', images: [{ name: 'schedule-backend', newName: 'registry.example.com/schedule/schedule-backend', newTag: `0.1.0-rc.1-build.${'a'.repeat(80)}` }] },
+    { what: 'a tag and a digest', images: [{ name: 'schedule-backend', newName: 'registry.example.com/schedule/schedule-backend', newTag: '0.1.0', digest }] },
+  ];
+  const jobOf = (objects: K8sObject[]) => objects.filter((o) => o.kind === 'Job');
+  for (const { what, images } of cases) {
+    const objects = renderEdited((k) => {
+      k.images = [...images, ...k.images.filter((i: Any) => i.name !== 'schedule-backend')];
+    });
+    const jobs = jobOf(objects);
+    t.is(jobs.length, 1, what);
+    t.deepEqual(jobNameProblems(jobs[0]!.metadata.name), [], what);
+    t.is(jobs[0]!.metadata.name, 'schedule-migrate-0.1.0', `${what}: named after the release`);
+    t.regex(podSpec(jobs[0]!).containers[0].image, new RegExp(`^${images[0].newName.replace(/[.]/g, '\\.')}`), `${what}: the Job runs the new image`);
+  }
+  // The next release: a new version gives a new Job (a Job's pod template is immutable).
+  const next = jobOf(renderEdited((k) => {
+    k.labels.find((l: Any) => l.pairs?.['app.kubernetes.io/version']).pairs['app.kubernetes.io/version'] = '0.2.0';
+  }));
+  t.is(next[0]?.metadata.name, 'schedule-migrate-0.2.0');
+  // What the old tag-based names produced, and what the check refuses.
+  t.true(jobNameProblems('schedule-migrate-5000/schedule/schedule-backend').length > 0);
+  t.true(jobNameProblems(`schedule-migrate-${'0123456789abcdef'.repeat(4)}`).length > 0);
+  t.true(jobNameProblems('schedule-migrate-V1').length > 0);
+});
 
 test('the entry points the image runs are compiled from sources that exist', (t) => {
   // dist/<path>.js is what `npm run build` writes for <path>.ts (tsconfig.build.json keeps folders).
