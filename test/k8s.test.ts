@@ -48,6 +48,11 @@ const INTENTIONALLY_UNSET: Record<string, Record<string, string>> = {
   },
 };
 
+/** Overlays without PostgreSQL backups, and why. */
+const BACKUPS_OFF: Record<string, string> = {
+  dev: 'no object store in dev (files are stored on the edge\'s volume); a throwaway cluster',
+};
+
 /** Variables the code reads that the image supplies, never a manifest, with the reason. */
 const PLATFORM_VARIABLES: Record<string, string> = {
   PATH: 'set by the base image; searched for a chromium only when CHROMIUM_PATH is unset (the bots image sets it)',
@@ -339,6 +344,11 @@ function secretRefs(r: Rendered): SecretRef[] {
     if (o.kind === 'Ingress') {
       for (const t of o.spec?.tls ?? []) {
         for (const key of ['tls.crt', 'tls.key']) refs.push({ from: `${id(o)} tls`, name: t.secretName, key });
+      }
+    }
+    if (o.kind === 'ObjectStore') {
+      for (const [field, ref] of Object.entries<Any>(o.spec?.configuration?.s3Credentials ?? {})) {
+        if (ref?.name) refs.push({ from: `${id(o)} s3Credentials.${field}`, name: ref.name, key: ref.key });
       }
     }
     if (o.kind === 'OpenSearchCluster') {
@@ -892,6 +902,41 @@ for (const overlay of OVERLAYS) {
     }
     const connections = Number(cluster.spec.postgresql?.parameters?.max_connections ?? 100);
     t.true(Number(pooler.spec.pgbouncer.parameters?.default_pool_size ?? 20) < connections, 'pooler pool fits max_connections');
+  });
+
+  test(`${overlay}: PostgreSQL archives its WAL and takes a daily base backup to the media's object store`, (t) => {
+    const r = render(overlay);
+    const cluster = one(r, 'Cluster');
+    const archivers = (cluster.spec.plugins ?? []).filter((p: Any) => p.isWALArchiver === true && p.enabled !== false);
+    if (BACKUPS_OFF[overlay]) {
+      t.is(archivers.length + find(r, 'ScheduledBackup').length + find(r, 'ObjectStore').length, 0, `${overlay}: ${BACKUPS_OFF[overlay]}`);
+      return;
+    }
+    t.is(archivers.length, 1, 'one WAL archiver');
+    t.is(archivers[0].name, 'barman-cloud.cloudnative-pg.io');
+    const store = one(r, 'ObjectStore', archivers[0].parameters?.barmanObjectName);
+    t.regex(store.spec.retentionPolicy ?? '', /^[1-9]\d*[dwm]$/, 'retention set');
+    // The object store the media already uses: the same S3 endpoint, another bucket.
+    const edge = appDeployments(r).find((d) => roleOf(d) === 'edge')!;
+    const media = loadConfig(resolveEnv(r, podSpec(edge).containers[0])).storage;
+    t.is(store.spec.configuration.endpointURL, media.url, 'the media\'s S3 endpoint');
+    const bucket = /^s3:\/\/([^/]+)/.exec(store.spec.configuration.destinationPath)?.[1];
+    t.truthy(bucket);
+    t.not(bucket, media.bucket, 'backups in a bucket of their own');
+    t.truthy(store.spec.configuration.wal?.compression, 'WAL compressed');
+    const daily = find(r, 'ScheduledBackup').filter((b) => b.spec.cluster?.name === cluster.metadata.name);
+    t.is(daily.length, 1);
+    const backup = daily[0]!;
+    t.is(backup.spec.method, 'plugin');
+    t.is(backup.spec.pluginConfiguration?.name, 'barman-cloud.cloudnative-pg.io');
+    // CloudNativePG's cron has six fields (seconds first); one run a day: fixed seconds, minutes, hours.
+    const fields = String(backup.spec.schedule).split(/\s+/);
+    t.is(fields.length, 6, 'six-field schedule');
+    t.true(fields.slice(0, 3).every((f) => /^\d+$/.test(f)) && fields.slice(3).every((f) => f === '*'), `daily: ${backup.spec.schedule}`);
+    t.not(backup.spec.suspend, true);
+    // The restore procedure is written down.
+    const readme = readFileSync(join(K8S, 'README.md'), 'utf8');
+    for (const word of ['bootstrap:', 'recovery:', 'externalClusters:', 'targetTime', store.metadata.name]) t.true(readme.includes(word), `restore runbook mentions ${word}`);
   });
 
   test(`${overlay}: OpenSearch is wired wherever OPENSEARCH_URL is set`, (t) => {
