@@ -439,6 +439,80 @@ function resolveEnv(r: Rendered, container: Any): Record<string, string> {
   return env;
 }
 
+
+// ---------------------------------------------------------------------------------------------
+// NetworkPolicies, evaluated as the API defines them: a pod selected by no policy of a direction
+// accepts everything in that direction; a selected pod accepts what one of the rules of one of its
+// policies admits. Strimzi writes the Kafka brokers' ingress policy itself, from each listener's
+// networkPolicyPeers: it is added here as the operator would.
+
+interface Endpoint {
+  what: string;
+  namespace: string;
+  labels: Record<string, string>;
+  /** Named container ports of the pod. */
+  ports?: Record<string, number>;
+  /** An address outside the pod network (ipBlock rules). */
+  ip?: string;
+}
+
+const matchesSelector = (selector: Any, labels: Record<string, string>): boolean =>
+  Object.entries<string>(selector?.matchLabels ?? {}).every(([k, v]) => labels[k] === v) &&
+  (selector?.matchExpressions ?? []).every((e: Any) => {
+    if (e.operator === 'In') return e.values.includes(labels[e.key]);
+    if (e.operator === 'NotIn') return !e.values.includes(labels[e.key]);
+    if (e.operator === 'Exists') return e.key in labels;
+    if (e.operator === 'DoesNotExist') return !(e.key in labels);
+    throw new Error(`unknown operator ${e.operator}`);
+  });
+
+function inCidr(ip: string, cidr: string): boolean {
+  const toNumber = (a: string) => a.split('.').reduce((n, part) => n * 256 + Number(part), 0);
+  const [base, bits] = cidr.split('/');
+  const size = 2 ** (32 - Number(bits));
+  return Math.floor(toNumber(ip) / size) === Math.floor(toNumber(base!) / size);
+}
+
+function peerMatches(peer: Any, policyNamespace: string, e: Endpoint): boolean {
+  if (peer.ipBlock) return e.ip !== undefined && inCidr(e.ip, peer.ipBlock.cidr) && !(peer.ipBlock.except ?? []).some((c: string) => inCidr(e.ip!, c));
+  if (e.ip !== undefined) return false;
+  const namespaceOk = peer.namespaceSelector ? matchesSelector(peer.namespaceSelector, { 'kubernetes.io/metadata.name': e.namespace }) : e.namespace === policyNamespace;
+  return namespaceOk && (peer.podSelector ? matchesSelector(peer.podSelector, e.labels) : true);
+}
+
+const portMatches = (ports: Any[] | undefined, target: Endpoint, port: number, protocol: string) =>
+  !ports || ports.length === 0 ||
+  ports.some((p) => (p.protocol ?? 'TCP') === protocol && (p.port === undefined || p.port === port || (typeof p.port === 'string' && target.ports?.[p.port] === port)));
+
+function flowAllowed(policies: K8sObject[], from: Endpoint, to: Endpoint, port: number, protocol = 'TCP'): boolean {
+  const types = (p: K8sObject): string[] => p.spec.policyTypes ?? (p.spec.egress ? ['Ingress', 'Egress'] : ['Ingress']);
+  const selects = (p: K8sObject, e: Endpoint) => e.ip === undefined && p.metadata.namespace === e.namespace && matchesSelector(p.spec.podSelector, e.labels);
+  const ingress = policies.filter((p) => types(p).includes('Ingress') && selects(p, to));
+  const ingressOk = ingress.length === 0 || ingress.some((p) => (p.spec.ingress ?? []).some((rule: Any) =>
+    (!rule.from || rule.from.some((peer: Any) => peerMatches(peer, p.metadata.namespace!, from))) && portMatches(rule.ports, to, port, protocol)));
+  const egress = policies.filter((p) => types(p).includes('Egress') && selects(p, from));
+  const egressOk = egress.length === 0 || egress.some((p) => (p.spec.egress ?? []).some((rule: Any) =>
+    (!rule.to || rule.to.some((peer: Any) => peerMatches(peer, p.metadata.namespace!, to))) && portMatches(rule.ports, to, port, protocol)));
+  return ingressOk && egressOk;
+}
+
+/** The policies of an overlay, with the ones Strimzi generates for its listeners. */
+function networkPolicies(r: Rendered): K8sObject[] {
+  const policies = find(r, 'NetworkPolicy');
+  for (const kafka of find(r, 'Kafka')) {
+    policies.push({
+      apiVersion: 'networking.k8s.io/v1', kind: 'NetworkPolicy',
+      metadata: { name: `${kafka.metadata.name}-network-policy-kafka`, namespace: kafka.metadata.namespace },
+      spec: {
+        podSelector: { matchLabels: { 'strimzi.io/cluster': kafka.metadata.name, 'strimzi.io/kind': 'Kafka' } },
+        policyTypes: ['Ingress'],
+        ingress: kafka.spec.kafka.listeners.map((l: Any) => ({ ports: [{ port: l.port }], ...(l.networkPolicyPeers ? { from: l.networkPolicyPeers } : {}) })),
+      },
+    });
+  }
+  return policies;
+}
+
 // ---------------------------------------------------------------------------------------------
 // Tests: one set per overlay.
 
@@ -902,6 +976,74 @@ for (const overlay of OVERLAYS) {
     }
     const connections = Number(cluster.spec.postgresql?.parameters?.max_connections ?? 100);
     t.true(Number(pooler.spec.pgbouncer.parameters?.default_pool_size ?? 20) < connections, 'pooler pool fits max_connections');
+  });
+
+  test(`${overlay}: NetworkPolicies admit every flow the service needs and refuse the rest`, (t) => {
+    const r = render(overlay);
+    const policies = networkPolicies(r);
+    const ns = one(r, 'Namespace').metadata.name;
+    t.true(find(r, 'NetworkPolicy').some((p) => Object.keys(p.spec.podSelector ?? {}).length === 0 && (p.spec.policyTypes ?? []).includes('Ingress') && !p.spec.ingress), 'default deny of ingress for every pod');
+    const app = (role: string): Endpoint => {
+      const o = role === 'migration' ? one(r, 'Job') : appDeployments(r).find((d) => roleOf(d) === role)!;
+      const c = podSpec(o).containers[0];
+      return { what: role, namespace: ns, labels: o.spec.template.metadata.labels, ports: Object.fromEntries((c.ports ?? []).map((p: Any) => [p.name, p.containerPort])) };
+    };
+    const [edge, actors, bots, migration] = ['edge', 'actors', 'bots', 'migration'].map(app) as [Endpoint, Endpoint, Endpoint, Endpoint];
+    const cluster = one(r, 'Cluster').metadata.name;
+    const pg: Endpoint = { what: 'PostgreSQL', namespace: ns, labels: { 'cnpg.io/cluster': cluster, 'cnpg.io/podRole': 'instance', 'cnpg.io/instanceRole': 'primary' } };
+    const pooler: Endpoint = { what: 'PgBouncer', namespace: ns, labels: { 'cnpg.io/poolerName': one(r, 'Pooler').metadata.name, 'cnpg.io/cluster': cluster, 'cnpg.io/podRole': 'pooler' } };
+    const kafkaName = one(r, 'Kafka').metadata.name;
+    const broker: Endpoint = { what: 'Kafka', namespace: ns, labels: { 'strimzi.io/cluster': kafkaName, 'strimzi.io/kind': 'Kafka', 'strimzi.io/name': `${kafkaName}-kafka` } };
+    const kafkaPort = Number(/:(\d+)$/.exec(supplied(r, podSpec(appDeployments(r)[0]!).containers[0]).values.get('KAFKA_BROKERS') ?? '')?.[1]);
+    const outside = (ns: string, labels: Record<string, string> = {}): Endpoint => ({ what: `a pod in ${ns}`, namespace: ns, labels });
+    const ingressController = outside('ingress-nginx', { 'app.kubernetes.io/name': 'ingress-nginx' });
+    const prometheus = outside('monitoring', { 'app.kubernetes.io/name': 'prometheus' });
+    const stranger = outside('default');
+    const dns: Endpoint = { what: 'cluster DNS', namespace: 'kube-system', labels: { 'k8s-app': 'kube-dns' } };
+    const s3: Endpoint = { what: 'S3 on the internet', namespace: '', labels: {}, ip: '203.0.113.10' };
+    const privateHost: Endpoint = { what: 'a private address', namespace: '', labels: {}, ip: '10.20.30.40' };
+    const flows: [Endpoint, Endpoint, number, boolean, string?][] = [
+      [ingressController, edge, 3000, true],
+      [prometheus, edge, 9464, true], [prometheus, actors, 9464, true], [prometheus, bots, 9464, true],
+      [edge, pooler, 5432, true], [pooler, pg, 5432, true], [pg, pg, 5432, true, 'replication'],
+      [actors, pg, 5432, true], [bots, pg, 5432, true], [migration, pg, 5432, true],
+      [outside('cnpg-system'), pg, 8000, true, 'the operator asks the instance manager'],
+      [edge, broker, kafkaPort, true], [actors, broker, kafkaPort, true], [bots, broker, kafkaPort, true],
+      [edge, dns, 53, true, 'UDP'], [migration, dns, 53, true, 'UDP'],
+      [edge, s3, 443, true], [actors, s3, 443, true], [bots, s3, 443, true], [edge, s3, 587, true, 'SMTP submission'],
+      // Refused:
+      [stranger, edge, 3000, false], [stranger, pg, 5432, false], [stranger, pooler, 5432, false], [stranger, broker, kafkaPort, false],
+      [stranger, edge, 9464, false, 'metrics from outside monitoring'], [ingressController, edge, 9464, false, 'metrics through the ingress'],
+      [ingressController, actors, 3000, false], [ingressController, bots, 3000, false],
+      [edge, pg, 5432, false, 'the edge goes through the pooler'], [bots, pooler, 5432, false], [actors, pooler, 5432, false],
+      [migration, broker, kafkaPort, false], [migration, s3, 443, false],
+      [edge, privateHost, 443, false, 'no private address beyond the listed services'], [actors, s3, 22, false],
+      [edge, actors, 3000, false, 'roles do not call each other'],
+    ];
+    if (find(r, 'OpenSearchCluster').length > 0) {
+      const search: Endpoint = { what: 'OpenSearch', namespace: ns, labels: { 'app.kubernetes.io/name': 'schedule-search' } };
+      const pool = find(r, 'OpenSearchCluster')[0]!.spec.nodePools[0];
+      t.is(pool.labels?.['app.kubernetes.io/name'], 'schedule-search', 'the node pool carries the label the policy selects');
+      flows.push([edge, search, 9200, true], [actors, search, 9200, true], [bots, search, 9200, true], [search, search, 9300, true, 'transport'],
+        [outside('opensearch-operator-system'), search, 9200, true], [stranger, search, 9200, false], [migration, search, 9200, false]);
+    }
+    const wrong = flows.filter(([from, to, port, expected, note]) => flowAllowed(policies, from, to, port, note === 'UDP' ? 'UDP' : 'TCP') !== expected)
+      .map(([from, to, port, expected, note]) => `${from.what} -> ${to.what}:${port}${note ? ` (${note})` : ''} should be ${expected ? 'allowed' : 'refused'}`);
+    t.deepEqual(wrong, []);
+  });
+
+  test(`${overlay}: Pod Security restricted is enforced, and the engines are set up to meet it`, (t) => {
+    const r = render(overlay);
+    const labels = one(r, 'Namespace').metadata.labels ?? {};
+    t.is(labels['pod-security.kubernetes.io/enforce'], 'restricted');
+    for (const search of find(r, 'OpenSearchCluster')) {
+      const general = search.spec.general;
+      t.is(general.setVMMaxMapCount, false, 'no privileged sysctl init container');
+      t.is(general.podSecurityContext?.runAsNonRoot, true);
+      t.is(general.podSecurityContext?.seccompProfile?.type, 'RuntimeDefault');
+      t.is(general.securityContext?.allowPrivilegeEscalation, false);
+      t.deepEqual(general.securityContext?.capabilities?.drop, ['ALL']);
+    }
   });
 
   test(`${overlay}: PostgreSQL archives its WAL and takes a daily base backup to the media's object store`, (t) => {
