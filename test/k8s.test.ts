@@ -1046,6 +1046,16 @@ for (const overlay of OVERLAYS) {
     }
   });
 
+  test(`${overlay}: every alert links its runbook absolutely, under this overlay's base`, (t) => {
+    const r = render(overlay);
+    const rule = one(r, 'PrometheusRule');
+    const base: string = rule.metadata.annotations?.['schedule.example.com/runbook-base-url'] ?? '';
+    t.regex(base, /^https:\/\/[^/]+\/.+\/k8s\/README\.md$/, 'an absolute base set by the overlay');
+    for (const alert of rule.spec.groups.flatMap((g: Any) => g.rules)) {
+      t.is(alert.annotations?.runbook_url, `${base}#${String(alert.alert).toLowerCase()}`, `${alert.alert}: runbook_url`);
+    }
+  });
+
   test(`${overlay}: PostgreSQL archives its WAL and takes a daily base backup to the media's object store`, (t) => {
     const r = render(overlay);
     const cluster = one(r, 'Cluster');
