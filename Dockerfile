@@ -31,6 +31,7 @@ WORKDIR /app
 COPY package.json package-lock.json .npmrc ./
 RUN npm ci --ignore-scripts --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json ./
+COPY app ./app
 COPY edge ./edge
 COPY shared ./shared
 COPY workers ./workers
@@ -68,7 +69,7 @@ ENTRYPOINT ["/usr/bin/tini", "--"]
 # tsx): --initial-old-space-size=128 keeps the old generation's limit at 128 MB or more, so the upload
 # bodies' buffers (external memory, which V8 counts against that limit) no longer start a full
 # collection every half second (README, "Memory"). No tsx, no esbuild: plain node on dist/.
-CMD ["node", "--initial-old-space-size=128", "dist/shared/main.js"]
+CMD ["node", "--initial-old-space-size=128", "dist/app/main.js"]
 
 # bots: the microblog mirror is read in headless Chromium (puppeteer-core never downloads a browser);
 # Nanum fonts so Korean text renders. The code passes --no-sandbox (no user namespaces in the pod).

@@ -3,7 +3,7 @@
 import { PassThrough, type Readable } from 'node:stream';
 import { badRequest, payloadTooLarge } from '../shared/errors.ts';
 import type { OpenedFile } from '../shared/storage/storage.ts';
-import type { Variants } from '../shared/compression.ts';
+import type { Variants } from '../shared/cache/compression.ts';
 import { requestIdText, type RequestId } from './request-id.ts';
 
 /** Request headers the edge reads; uWS only allows reading them inside the callback. */

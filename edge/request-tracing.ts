@@ -1,8 +1,8 @@
-// The edge's span per request (only while tracing is on; see shared/tracing.ts). The span starts when
+// The edge's span per request (only while tracing is on; see shared/runtime/tracing.ts). The span starts when
 // the request is routed, takes an incoming W3C `traceparent` as its parent, is active while the route
 // handler runs (so pool tasks and outbox entries join its trace) and ends when the answer is written.
 import type { Span } from '@opentelemetry/api';
-import { extractContext, SpanKind, startSpan, withSpan } from '../shared/tracing.ts';
+import { extractContext, SpanKind, startSpan, withSpan } from '../shared/runtime/tracing.ts';
 
 const spans = new WeakMap<object, Span>();
 

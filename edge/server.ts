@@ -5,9 +5,9 @@ import { STATUS_CODES } from 'node:http';
 import uWS from 'uWebSockets.js';
 import { databaseUnavailable } from '../shared/db/database.ts';
 import { HttpError, serviceUnavailable } from '../shared/errors.ts';
-import type { Logger } from '../shared/logger.ts';
-import { tracing } from '../shared/tracing.ts';
-import { COMPRESS_MIN_BYTES, preferredEncoding, VariantCache, type Encoding, type Variants } from '../shared/compression.ts';
+import type { Logger } from '../shared/runtime/logger.ts';
+import { tracing } from '../shared/runtime/tracing.ts';
+import { COMPRESS_MIN_BYTES, preferredEncoding, VariantCache, type Encoding, type Variants } from '../shared/cache/compression.ts';
 import { BodyReader, BODY_HEADERS, CACHEABLE_HEADERS, CAPTURED_HEADERS, Context, type HeaderName, type Reply } from './context.ts';
 import { pipeToResponse, planFile, pumpToResponse } from './file-response.ts';
 import { endRequestSpan, inRequestSpan, startRequestSpan } from './request-tracing.ts';
@@ -164,10 +164,6 @@ export function clientIp(headers: Partial<Record<HeaderName, string>>, remote: A
   };
 }
 
-/** The address getter of a cacheable route: asking for it is a programming error. */
-const noClientIp = () => {
-  throw new Error('a cacheable route answers every client alike: it cannot depend on the client\'s address');
-};
 
 export const strongEtag = (body: string | Uint8Array) =>
   `"${createHash('sha1').update(body).digest('base64url')}"`;
@@ -246,6 +242,17 @@ export function startEdge(router: Router, hooks: EdgeHooks, logger: Logger, port
   };
   /** True inside uWS's request callback, where writes are corked already. */
   let synchronous = false;
+  const addressCaptured = named(trustProxy > 0 ? ['x-forwarded-for', 'x-real-ip'] : []);
+  /**
+   * The address getter of a cacheable route. Its answer is the same for every client, but the cost
+   * of an uncached one is charged to the client (the query budget): only then is the address read,
+   * inside uWS's request callback, where the request can still be read. Asked later (after an
+   * await) it is a programming error.
+   */
+  const lateClientIp = (req: uWS.HttpRequest, res: uWS.HttpResponse) => () => {
+    if (!synchronous) throw new Error('a cacheable route reads the client address before its first await');
+    return clientIp(capture(req, addressCaptured, {}), res.getRemoteAddressAsText(), trustProxy)();
+  };
 
   /** `lines`, when given, are all the headers but the request id, made by RepresentationHeaders. */
   const write = (res: uWS.HttpResponse, ctx: Context, route: Route | null, startedAt: number, status: number, headers: Record<string, string>, body: string | Uint8Array | null, lines: Buffer | null = null) => {
@@ -453,9 +460,10 @@ export function startEdge(router: Router, hooks: EdgeHooks, logger: Logger, port
     const requestId = requestIdOf(headers['x-request-id']);
     const limit = route?.bodyLimit ?? DEFAULT_BODY_LIMIT;
     const reader = hasBody ? new BodyReader(limit) : null;
-    // A cacheable answer is the same for every client, so its route never needs the address: not
-    // reading it saves an ArrayBuffer per request, a tenth of the cached path's cost (issue 13).
-    const ip = cacheable ? noClientIp : clientIp(headers, res.getRemoteAddressAsText(), trustProxy);
+    // A cacheable answer is the same for every client, so its route reads the address only to
+    // charge uncached work: reading it on every request would cost an ArrayBuffer each, a tenth
+    // of the cached path's cost.
+    const ip = cacheable ? lateClientIp(req, res) : clientIp(headers, res.getRemoteAddressAsText(), trustProxy);
     ctx = headContext = new Context(method, path, req.getQuery() ?? '', headers, ip, requestId, reader);
     if (tracing) startRequestSpan(ctx, method, route?.path ?? null, path, req.getHeader('traceparent'), req.getHeader('tracestate'));
     // uWS delivers the body only to a handler attached before this callback returns.

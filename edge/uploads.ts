@@ -3,7 +3,7 @@
 import { ImageError, type ImagePool, type ProcessedImage } from '../workers/image-pool.ts';
 import type { StoredImage } from '../shared/db/repositories/images.ts';
 import { HttpError } from '../shared/errors.ts';
-import type { Logger } from '../shared/logger.ts';
+import type { Logger } from '../shared/runtime/logger.ts';
 import type { Storage } from '../shared/storage/storage.ts';
 import type { UploadedFile } from './multipart.ts';
 

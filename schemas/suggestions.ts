@@ -13,3 +13,14 @@ export const PopularResponse = Type.Object({ queries: Type.Array(Type.Object({ q
 export const SaveBody = Type.Object({ query: Type.String({ minLength: 1, maxLength: MAX_SAVED_QUERY_LENGTH }) });
 export const DictionaryResponse = Type.Object({ content: Type.String() });
 export const DictionaryBody = Type.Object({ content: Type.String({ maxLength: 1_000_000, description: 'one entry a line: word<TAB>tag (NNP, NNG, ...); # starts a comment' }) });
+export const BlockQuery = Type.Object({ query: Type.String({ minLength: 1, maxLength: MAX_SAVED_QUERY_LENGTH, description: 'the query to take out (normalised as saves are: trimmed, spaces collapsed)' }) });
+export const BlockResponse = Type.Object({
+  query: Type.String({ description: 'the normalised query now blocked' }),
+  blocked: Type.Boolean({ description: 'false when it was blocked already' }),
+  removed: Type.Integer({ description: 'saved rows of it deleted' }),
+});
+export const BlockedQuery = Type.Object({
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 500, default: 100 })),
+  offset: Type.Optional(Type.Integer({ minimum: 0, default: 0 })),
+});
+export const BlockedResponse = Type.Object({ queries: Type.Array(Type.Object({ query: Type.String(), blockedAt: Type.String({ format: 'date-time' }) })) });

@@ -3,7 +3,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import nodemailer, { type Transporter } from 'nodemailer';
-import type { Logger } from './logger.ts';
+import type { Logger } from './runtime/logger.ts';
 
 export interface MailMessage {
   to: string;

@@ -1,17 +1,17 @@
-// What the roles share inside one process: built once by the composition root (shared/service.ts).
+// What the roles share inside one process: built once by the composition root (app/service.ts).
 import type { AnalysisPool } from '../workers/analysis-pool.ts';
 import type { ImagePool } from '../workers/image-pool.ts';
 import type { PasswordHasher } from '../workers/password-hasher.ts';
-import type { BackgroundTasks } from './background.ts';
+import type { BackgroundTasks } from './runtime/background.ts';
 import type { Bus } from './bus/bus.ts';
-import type { Clock } from './clock.ts';
-import type { Config } from './config.ts';
+import type { Clock } from './runtime/clock.ts';
+import type { Config } from './runtime/config.ts';
 import type { Db } from './db/database.ts';
-import type { Logger } from './logger.ts';
+import type { Logger } from './runtime/logger.ts';
 import type { MonthlyCache } from './cache/monthly-cache.ts';
 import type { SearchIndex } from './search/search-index.ts';
 import type { Mailer } from './mail.ts';
-import type { Readiness } from './readiness.ts';
+import type { Readiness } from './runtime/readiness.ts';
 import type { Storage } from './storage/storage.ts';
 import type { Tokens } from './tokens.ts';
 

@@ -2,7 +2,7 @@
 // `user` and live 30 days; administrator tokens (`/api/auth`) carry `admin` and live 24 hours.
 import jwt from 'jsonwebtoken';
 import { createSecretKey, type KeyObject } from 'node:crypto';
-import type { Clock } from './clock.ts';
+import type { Clock } from './runtime/clock.ts';
 
 export const USER_TOKEN_LIFETIME_S = 30 * 24 * 3600;
 export const ADMIN_TOKEN_LIFETIME_S = 24 * 3600;

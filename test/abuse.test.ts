@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { readdir, stat } from 'node:fs/promises';
 import { request } from 'node:http';
 import { join } from 'node:path';
-import { ConfigError, loadConfig } from '../shared/config.ts';
+import { ConfigError, loadConfig } from '../shared/runtime/config.ts';
 import { accountDelayFor, ACCOUNT_DELAY_MAX_MS, ACCOUNT_FREE_FAILURES, LOCKOUT_FAILURES } from '../shared/db/repositories/login-attempts.ts';
 import { adminToken, ADMIN, call, startTestService, type LogCapture, type TestService } from './helpers/service.ts';
 
@@ -284,7 +284,7 @@ test('login: a password over 72 bytes is 401 even when its first 72 bytes are th
 
 // ---- popularity ----------------------------------------------------------------------------------
 
-test('popular: saves from one address do not move it; a second address does, once per address and day', async (t) => {
+test('popular: saves from one or two addresses do not move it; a third address does, once per address and day', async (t) => {
   const query = `인기 조작 ${randomUUID().slice(0, 6)}`;
   const one = uniqueIp();
   const save = (from: string) => call(proxied.url, 'POST', '/api/schedules/suggestions/save', { json: { query }, headers: { 'x-forwarded-for': from } });
@@ -294,9 +294,11 @@ test('popular: saves from one address do not move it; a second address does, onc
   const two = uniqueIp();
   await save(two);
   await save(two);
-  t.deepEqual((await popular()).find((q) => q.query === query), { query, count: 2 });
+  t.is((await popular()).find((q) => q.query === query), undefined, 'two addresses are not popular (SUGGEST_MIN_ADDRESSES 3)');
+  await save(uniqueIp());
+  t.deepEqual((await popular()).find((q) => q.query === query), { query, count: 3 });
   const rows = await proxied.running.services.db.one('SELECT count(*)::int AS n FROM saved_searches WHERE query = $1', [query]);
-  t.is(rows.n, 2, 'one row per address and day');
+  t.is(rows.n, 3, 'one row per address and day');
 });
 
 // ---- logs ----------------------------------------------------------------------------------------

@@ -11,7 +11,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { TOPICS } from '../shared/bus/topics.ts';
-import { ConfigError, DEFAULT_GROUP_NAMES, loadConfig } from '../shared/config.ts';
+import { ConfigError, DEFAULT_GROUP_NAMES, loadConfig } from '../shared/runtime/config.ts';
 import { startFakeVideoPlatform, type FakeVideo, type FakeVideoPlatform } from './fakes/video-platform.ts';
 import { insertMember } from './helpers/factory.ts';
 import { adminToken, call, startTestService, type TestService } from './helpers/service.ts';

@@ -5,7 +5,7 @@ import test from 'ava';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ConfigError } from '../shared/config.ts';
+import { ConfigError } from '../shared/runtime/config.ts';
 import { botById, syncBotDefinitions } from '../shared/db/repositories/bots.ts';
 import { BotUnavailableError, createBotDeps, loadBotDefinitions, MICROBLOG_UNAVAILABLE, parseBotDefinitions, runBotPass } from '../workers/bots/bot-runner.ts';
 import { snowflakeFor, startFakeMirror, type FakeMirror, type FakePost } from './fakes/microblog-mirror.ts';

@@ -11,7 +11,7 @@ import { appendOutbox } from '../shared/bus/outbox.ts';
 import { PostgresBus } from '../shared/bus/postgres-bus.ts';
 import { connectDatabase, type Db } from '../shared/db/database.ts';
 import { migrate } from '../shared/db/migrate.ts';
-import { createLogger } from '../shared/logger.ts';
+import { createLogger } from '../shared/runtime/logger.ts';
 import { createTestDatabase } from './helpers/database.ts';
 
 const PROJECT_DIR = fileURLToPath(new URL('..', import.meta.url));

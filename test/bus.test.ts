@@ -3,7 +3,8 @@
 // wake-up, partitioning) and the transactional outbox with its relay.
 import { randomBytes } from 'node:crypto';
 import test from 'ava';
-import { createBus, type Bus, type BusMessage } from '../shared/bus/bus.ts';
+import type { Bus, BusMessage } from '../shared/bus/bus.ts';
+import { createBus } from '../shared/bus/create-bus.ts';
 import { createServer } from 'node:net';
 import { Kafka, logLevel, type ConfigResourceTypes } from 'kafkajs';
 import { KafkaBus } from '../shared/bus/kafka-bus.ts';
@@ -12,7 +13,7 @@ import { appendOutbox, startOutboxRelay } from '../shared/bus/outbox.ts';
 import { PARTITIONS, partitionFor, PostgresBus } from '../shared/bus/postgres-bus.ts';
 import { connectDatabase, type Database } from '../shared/db/database.ts';
 import { migrate } from '../shared/db/migrate.ts';
-import { createLogger } from '../shared/logger.ts';
+import { createLogger } from '../shared/runtime/logger.ts';
 import { registerBusContract } from './bus-contract.ts';
 import { createTestDatabase, type TestDatabase } from './helpers/database.ts';
 

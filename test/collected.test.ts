@@ -4,7 +4,7 @@ import test from 'ava';
 import { connectDatabase, type Database } from '../shared/db/database.ts';
 import { migrate } from '../shared/db/migrate.ts';
 import { writePostSchedules, writeVideoSchedule, writeVideoSchedules, type PostCollected, type VideoCollected } from '../shared/collected.ts';
-import { createLogger } from '../shared/logger.ts';
+import { createLogger } from '../shared/runtime/logger.ts';
 import { createTestDatabase, type TestDatabase } from './helpers/database.ts';
 import { insertMember } from './helpers/factory.ts';
 

@@ -19,13 +19,13 @@ const built = build.status === 0 ? null : `npm run build failed: ${build.error?.
 
 test.serial('npm run build writes the JavaScript of every source and the migrations beside it', (t) => {
   t.is(built, null);
-  for (const file of ['dist/shared/main.js', 'dist/shared/db/migrate-cli.js', 'dist/workers/bcrypt.worker.js', 'dist/workers/image.worker.js', 'dist/workers/analysis.worker.js']) {
+  for (const file of ['dist/app/main.js', 'dist/shared/db/migrate-cli.js', 'dist/workers/bcrypt.worker.js', 'dist/workers/image.worker.js', 'dist/workers/analysis.worker.js']) {
     t.true(existsSync(join(ROOT, file)), file);
   }
   const sql = (dir: string) => readdirSync(join(ROOT, dir)).filter((f) => f.endsWith('.sql')).sort();
   t.deepEqual(sql('dist/schemas/migrations'), sql('schemas/migrations'));
   // Relative imports point at .js files (rewriteRelativeImportExtensions): plain node resolves them.
-  const main = readFileSync(join(ROOT, 'dist/shared/main.js'), 'utf8');
+  const main = readFileSync(join(ROOT, 'dist/app/main.js'), 'utf8');
   t.regex(main, /from "\.\/service\.js"/);
   t.notRegex(main, /from "[^"]+\.ts"/);
 });
@@ -36,7 +36,7 @@ test.serial('the compiled service starts on the embedded default, runs its worke
   const server = await startEmbeddedService({ ROLE: 'all' }, { compiled: true });
   try {
     const cmdline = readFileSync(`/proc/${server.child.pid}/cmdline`, 'utf8').split('\0');
-    t.true(cmdline.includes('dist/shared/main.js'), cmdline.join(' '));
+    t.true(cmdline.includes('dist/app/main.js'), cmdline.join(' '));
     t.false(cmdline.some((a) => a.includes('tsx')), 'no tsx loader in the process');
     // bcrypt runs in a worker thread: a .ts worker file without tsx would fail to load.
     const login = await fetch(`${server.url}/api/auth/login`, {

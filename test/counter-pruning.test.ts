@@ -7,7 +7,8 @@ import { migrate } from '../shared/db/migrate.ts';
 import { LOCKOUT_FAILURES, LOCKOUT_WINDOW_MS, lockRemainingMs, openAttempt, recordFailure, type LoginScope } from '../shared/db/repositories/login-attempts.ts';
 import { userByEmail } from '../shared/db/repositories/users.ts';
 import { REGISTRATION_WINDOW_MS, takeRegistration } from '../shared/db/repositories/registrations.ts';
-import { createLogger } from '../shared/logger.ts';
+import { saveSearch } from '../shared/db/repositories/saved-searches.ts';
+import { createLogger } from '../shared/runtime/logger.ts';
 import { pruneExpiredCounters, startCounterPruning } from '../workers/actors/counter-pruning.ts';
 import { createTestDatabase } from './helpers/database.ts';
 
@@ -49,12 +50,12 @@ test('expired login failures and registration windows are deleted; counters insi
   await recordFailure(db, 'user', '192.0.2.7', 7, ago(60_000));
   t.deepEqual(await rows(db), { attempts: 51, failures: 51, registrations: 51 });
 
-  t.deepEqual(await pruneExpiredCounters(db, now), { loginAttempts: 50, accountFailures: 50, registrationWindows: 50 });
+  t.deepEqual(await pruneExpiredCounters(db, now), { loginAttempts: 50, accountFailures: 50, registrationWindows: 50, savedSearches: 0 });
   t.deepEqual(await rows(db), { attempts: 1, failures: 1, registrations: 1 });
   // The lockout in force is untouched: the address still waits out the rest of its window.
   t.true((await lockRemainingMs(db, 'user', '192.0.2.7', now)) > LOCKOUT_WINDOW_MS - 120_000);
   t.true((await takeFailureSlot(db, 'user', '192.0.2.7', now)) > 0);
-  t.deepEqual(await pruneExpiredCounters(db, now), { loginAttempts: 0, accountFailures: 0, registrationWindows: 0 });
+  t.deepEqual(await pruneExpiredCounters(db, now), { loginAttempts: 0, accountFailures: 0, registrationWindows: 0, savedSearches: 0 });
 });
 
 test('the actors role prunes at start: rows expired by the clock it is given are gone once it has run', async (t) => {
@@ -65,4 +66,16 @@ test('the actors role prunes at start: rows expired by the clock it is given are
   const pruning = startCounterPruning(db, logger, () => now);
   await pruning.stop(); // waits for the round it started
   t.deepEqual(await rows(db), { attempts: 0, failures: 0, registrations: 0 });
+});
+
+test('saved searches older than the retention window are deleted; those inside it stay', async (t) => {
+  const db = await database(t);
+  const now = new Date('2026-11-22T12:00:00Z');
+  const daysAgo = (days: number) => new Date(now.getTime() - days * 86_400_000);
+  for (let i = 0; i < 20; i++) await saveSearch(db, `오래된 검색 ${i}`, `198.51.100.${i}`, daysAgo(31), 50);
+  await saveSearch(db, '최근 검색', '198.51.100.1', daysAgo(29), 50);
+  t.is((await pruneExpiredCounters(db, now, 30)).savedSearches, 20);
+  t.deepEqual(await db.map('SELECT query FROM saved_searches', [], (row: { query: string }) => row.query), ['최근 검색']);
+  // A shorter window set by the operator is honoured.
+  t.is((await pruneExpiredCounters(db, now, 7)).savedSearches, 1);
 });

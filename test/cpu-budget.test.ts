@@ -1,4 +1,4 @@
-// The worker pools' size follows the container's CPU limit (shared/cpu-budget.ts): the cgroup files
+// The worker pools' size follows the container's CPU limit (shared/runtime/cpu-budget.ts): the cgroup files
 // as Linux lays them out (v1 and v2, with and without a cgroup namespace), and the real process
 // started in a cgroup with a one-core quota.
 import test from 'ava';
@@ -7,7 +7,7 @@ import { mkdirSync, readFileSync, rmdirSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { availableParallelism, tmpdir } from 'node:os';
 import path from 'node:path';
-import { budgetOf, cgroupCpuLimit, cpuCgroups } from '../shared/cpu-budget.ts';
+import { budgetOf, cgroupCpuLimit, cpuCgroups } from '../shared/runtime/cpu-budget.ts';
 import { freePort } from '../shared/db/embedded-postgres.ts';
 import { sample } from './bench/bench-service.ts';
 import { createTestDatabase } from './helpers/database.ts';

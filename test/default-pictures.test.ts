@@ -18,7 +18,7 @@ test('a new account\'s profile picture answers 200 image/png, and all sixteen ex
     t.true(register.ok, `register: ${register.status}`);
     // The picture as the API answers it: /auth/me needs a verified account, so read the row's URL.
     const { connectDatabase } = await import('../shared/db/database.ts');
-    const { createLogger } = await import('../shared/logger.ts');
+    const { createLogger } = await import('../shared/runtime/logger.ts');
     const db = connectDatabase(database.url, createLogger('warn'), 1);
     const row = await db.db.one<{ profile_url: string }>('SELECT profile_url FROM users WHERE email = $1', [email]);
     await db.close();

@@ -14,7 +14,7 @@ import { fileURLToPath } from 'node:url';
 import test from 'ava';
 import ts from 'typescript';
 import { parse, parseAllDocuments, stringify } from 'yaml';
-import { ConfigError, loadConfig } from '../shared/config.ts';
+import { ConfigError, loadConfig } from '../shared/runtime/config.ts';
 import { contractsDir, loadCrds } from './helpers/crds.ts';
 import { findKustomize, type KustomizeTool } from './helpers/kustomize.ts';
 import { COMPILED_START_ARGS, START_ARGS } from './helpers/process.ts';
@@ -149,15 +149,15 @@ function walk(dir: string, out: string[] = []): string[] {
 }
 
 // ---------------------------------------------------------------------------------------------
-// The variables the code reads: shared/config.ts's optional/integer/url calls, and process.env.X
-// anywhere under edge/, workers/, shared/.
+// The variables the code reads: shared/runtime/config.ts's optional/integer/url calls, and process.env.X
+// anywhere under app/, edge/, workers/, shared/.
 
 function codeVariables(): Map<string, string> {
   const found = new Map<string, string>();
-  const config = readFileSync(join(ROOT, 'shared/config.ts'), 'utf8');
-  for (const m of config.matchAll(/\b(?:optional|integer|url)\(\s*env\s*,\s*'([A-Z][A-Z0-9_]*)'/g)) found.set(m[1]!, 'shared/config.ts');
-  for (const m of config.matchAll(/\benv\s*(?:\.\s*([A-Z][A-Z0-9_]*)|\[\s*'([A-Z][A-Z0-9_]*)'\s*\])/g)) found.set((m[1] ?? m[2])!, 'shared/config.ts');
-  for (const dir of ['edge', 'workers', 'shared']) {
+  const config = readFileSync(join(ROOT, 'shared/runtime/config.ts'), 'utf8');
+  for (const m of config.matchAll(/\b(?:optional|integer|url)\(\s*env\s*,\s*'([A-Z][A-Z0-9_]*)'/g)) found.set(m[1]!, 'shared/runtime/config.ts');
+  for (const m of config.matchAll(/\benv\s*(?:\.\s*([A-Z][A-Z0-9_]*)|\[\s*'([A-Z][A-Z0-9_]*)'\s*\])/g)) found.set((m[1] ?? m[2])!, 'shared/runtime/config.ts');
+  for (const dir of ['app', 'edge', 'workers', 'shared']) {
     for (const file of walk(join(ROOT, dir))) {
       const text = readFileSync(file, 'utf8');
       for (const m of text.matchAll(/process\.env\s*(?:\.\s*([A-Z][A-Z0-9_]*)|\[\s*['"]([A-Z][A-Z0-9_]*)['"]\s*\])/g)) {
@@ -904,7 +904,7 @@ for (const overlay of OVERLAYS) {
       const c = podSpec(d).containers[0];
       const env = resolveEnv(r, c);
       const config = loadConfig(env);
-      // As the service reads it (shared/config.ts), not only as the manifest spells it.
+      // As the service reads it (shared/runtime/config.ts), not only as the manifest spells it.
       t.is(config.kafkaSecurity.sasl?.mechanism, 'scram-sha-512', `${id(d)}: SCRAM-SHA-512`);
       const user = users.get(config.kafkaSecurity.sasl?.username ?? '');
       t.truthy(user, `${id(d)}: KAFKA_SASL_USERNAME names a KafkaUser`);
@@ -1363,11 +1363,11 @@ test('Dockerfile: multi-stage, production dependencies, non-root, tini, Chromium
     }
   }
   const copied = steps.filter((s) => s.op === 'COPY' && !s.args.includes('--from=')).flatMap((s) => s.args.split(' ').slice(0, -1));
-  for (const needed of ['package.json', 'package-lock.json', 'edge', 'shared', 'workers', 'schemas']) t.true(copied.includes(needed), `${needed} copied`);
+  for (const needed of ['package.json', 'package-lock.json', 'app', 'edge', 'shared', 'workers', 'schemas']) t.true(copied.includes(needed), `${needed} copied`);
 });
 
 test('Docker image: the code it copies imports nothing it leaves out', (t) => {
-  const copied = ['edge', 'shared', 'workers', 'schemas'];
+  const copied = ['app', 'edge', 'shared', 'workers', 'schemas'];
   for (const dir of copied) {
     for (const file of walk(join(ROOT, dir))) {
       for (const m of readFileSync(file, 'utf8').matchAll(/(?:from|import)\s*\(?\s*'(\.{1,2}\/[^']+)'/g)) {

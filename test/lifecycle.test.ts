@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Router } from '../edge/router.ts';
 import { startEdge } from '../edge/server.ts';
-import { createLogger } from '../shared/logger.ts';
+import { createLogger } from '../shared/runtime/logger.ts';
 import { ADMIN, alive, dataRoot, inFlight, processGroup, spawnService, startEmbeddedService, type ServiceProcess } from './helpers/process.ts';
 import { waitFor } from './helpers/wait.ts';
 

@@ -6,7 +6,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import test from 'ava';
 import type { ExecutionContext } from 'ava';
-import { CircuitBreaker, CircuitOpenError } from '../shared/circuit-breaker.ts';
+import { CircuitBreaker, CircuitOpenError } from '../shared/runtime/circuit-breaker.ts';
 import { parsePostUrl, toSeoulDateTime } from '../shared/microblog/post-url.ts';
 import {
   BrowserNotFoundError,

@@ -17,7 +17,7 @@ import test from 'ava';
 import { parseAllDocuments } from 'yaml';
 import { connectDatabase } from '../shared/db/database.ts';
 import { migrate } from '../shared/db/migrate.ts';
-import { createLogger } from '../shared/logger.ts';
+import { createLogger } from '../shared/runtime/logger.ts';
 import { createSearchIndex } from '../shared/search/create-search-index.ts';
 import { loadAllSearchDocuments } from '../shared/search/documents.ts';
 import { indexDefinition, OpenSearchSearchIndex } from '../shared/search/opensearch.ts';

@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ConfigError, loadConfig } from '../shared/config.ts';
+import { ConfigError, loadConfig } from '../shared/runtime/config.ts';
 import { freePort } from '../shared/db/embedded-postgres.ts';
 import { requestIdOf, requestIdText, requestIdValue } from '../edge/request-id.ts';
 import { createTestDatabase, type TestDatabase } from './helpers/database.ts';

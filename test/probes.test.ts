@@ -3,7 +3,7 @@
 // /healthz (liveness) stays 200, /readyz (readiness) turns 503, API calls get 503 with Retry-After
 // in bounded time, and everything recovers by itself after SIGCONT.
 import test from 'ava';
-import { Readiness } from '../shared/readiness.ts';
+import { Readiness } from '../shared/runtime/readiness.ts';
 import { ADMIN, postgresProcesses, signalAll, startEmbeddedService } from './helpers/process.ts';
 
 /** One request that must be answered before `withinMs`; a hang fails the test instead of waiting. */

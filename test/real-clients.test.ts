@@ -7,7 +7,7 @@ import { connect } from 'node:net';
 import test from 'ava';
 import sharp from 'sharp';
 import { connectDatabase } from '../shared/db/database.ts';
-import { createLogger } from '../shared/logger.ts';
+import { createLogger } from '../shared/runtime/logger.ts';
 import { LIBVIPS_NICE } from '../workers/image-pool.ts';
 import { createTestDatabase, type TestDatabase } from './helpers/database.ts';
 import { jpegImage, pngImage } from './helpers/images.ts';

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { startEmbeddedPostgres } from '../shared/db/embedded-postgres.ts';
-import { createLogger } from '../shared/logger.ts';
+import { createLogger } from '../shared/runtime/logger.ts';
 
 const dir = await mkdtemp(join(tmpdir(), 'schedule-test-run-'));
 let stopCluster = async () => {};

@@ -8,7 +8,7 @@ import test, { type ExecutionContext } from 'ava';
 import { Client } from '@opensearch-project/opensearch';
 import { connectDatabase, type Database } from '../shared/db/database.ts';
 import { migrate } from '../shared/db/migrate.ts';
-import { createLogger } from '../shared/logger.ts';
+import { createLogger } from '../shared/runtime/logger.ts';
 import { createSearchIndex } from '../shared/search/create-search-index.ts';
 import { loadSearchDocuments } from '../shared/search/documents.ts';
 import { DOCUMENT_FORMAT } from '../shared/search/embedded.ts';

@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import test from 'ava';
 import { connectDatabase } from '../shared/db/database.ts';
 import { migrate } from '../shared/db/migrate.ts';
-import { createLogger } from '../shared/logger.ts';
+import { createLogger } from '../shared/runtime/logger.ts';
 import { createTestDatabase } from './helpers/database.ts';
 import { pngImage } from './helpers/images.ts';
 import { adminToken, call, startTestService } from './helpers/service.ts';

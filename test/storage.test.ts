@@ -11,7 +11,8 @@ import sharp from 'sharp';
 import { contentTypeForKey, sniffContentType } from '../shared/storage/content-type.ts';
 import { LocalStorage } from '../shared/storage/local.ts';
 import { S3Storage } from '../shared/storage/s3.ts';
-import { createStorage, StorageError, StorageKeyError, type Storage } from '../shared/storage/storage.ts';
+import { createStorage } from '../shared/storage/create-storage.ts';
+import { StorageError, StorageKeyError, type Storage } from '../shared/storage/storage.ts';
 
 const PUBLIC_BASE_URL = 'http://localhost:3000';
 const BUCKET = 'media';

@@ -31,8 +31,9 @@ test.before(async () => {
   await db.none("INSERT INTO events (schedule_id, school_name, venue_id) VALUES ($1, '건국대학교', $2)", [festival.id, venue.id]);
   service.running.services.analysis.schedulesChanged();
   await call(service.url, 'POST', '/api/schedules/sync-search', { token: await admin() });
-  for (let i = 0; i < 3; i++) await save('프로미스나인 콘서트 서울');
-  await save('프로미스나인 팬미팅');
+  for (let i = 0; i < 4; i++) await save('프로미스나인 콘서트 서울');
+  // A saved search is suggested once three addresses saved it (SUGGEST_MIN_ADDRESSES).
+  for (let i = 0; i < 3; i++) await save('프로미스나인 팬미팅');
 });
 test.after.always(async () => {
   await service?.stop();
@@ -101,7 +102,7 @@ for (const [typed, why] of [
 
 test('suggestions: ranked by popularity, then recency; deduplicated; limit honoured; 400 past 50', async (t) => {
   const suggestions = await suggest('프로미스나인');
-  t.is(suggestions[0], '프로미스나인 콘서트 서울', 'saved three times');
+  t.is(suggestions[0], '프로미스나인 콘서트 서울', 'saved from four addresses');
   t.is(new Set(suggestions).size, suggestions.length);
   t.is((await suggest('프로미스나인', 1)).length, 1);
   t.is((await call(service.url, 'GET', '/api/schedules/suggestions/?q=a&limit=51')).status, 400);
@@ -113,18 +114,17 @@ test('save: empty, whitespace, over 100 characters, a non-string give 400; count
   t.is((await call(service.url, 'POST', '/api/schedules/suggestions/save', { body: 'not json', headers: { 'content-type': 'application/json' } })).status, 400);
   t.deepEqual((await save('  정규화   확인 ')).body, { success: true });
   await save('정규화 확인');
+  await save('정규화\t확인');
   const popular = (await call(service.url, 'GET', '/api/schedules/suggestions/popular?limit=50')).body.queries;
-  t.deepEqual(popular.find((q: { query: string }) => q.query === '정규화 확인'), { query: '정규화 확인', count: 2 });
+  t.deepEqual(popular.find((q: { query: string }) => q.query === '정규화 확인'), { query: '정규화 확인', count: 3 });
 });
 
 test.serial('popular: counts over the last 7 days only, most saved first', async (t) => {
-  await save('오래된 검색어');
-  await save('오래된 검색어');
+  for (let i = 0; i < 4; i++) await save('오래된 검색어');
   service.clock.advance(8 * 24 * 3600_000);
-  await save('새 검색어');
-  await save('새 검색어');
+  for (let i = 0; i < 3; i++) await save('새 검색어');
   const popular = (await call(service.url, 'GET', '/api/schedules/suggestions/popular')).body.queries;
-  t.deepEqual(popular[0], { query: '새 검색어', count: 2 });
+  t.deepEqual(popular[0], { query: '새 검색어', count: 3 });
   t.false(popular.some((q: { query: string }) => q.query === '오래된 검색어'));
 });
 

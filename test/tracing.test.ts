@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import test from 'ava';
-import { tracing } from '../shared/tracing.ts';
+import { tracing } from '../shared/runtime/tracing.ts';
 import { SCHEDULE_WRITER_GROUP } from '../workers/actors/schedule-writer.ts';
 import { SEARCH_INDEXER_GROUP } from '../workers/actors/search-indexer.ts';
 import { startFakeVideoPlatform, type FakeVideoPlatform } from './fakes/video-platform.ts';

@@ -3,9 +3,15 @@
 // own analyser and suggestion index, loaded from PostgreSQL and kept current incrementally: a task
 // carries the versions the caller has seen (dictionary, saved searches, schedule titles), and a
 // thread that is behind catches up before it answers, so a dictionary PUT or a save is visible to
-// the very next query.
+// the very next query, when the database answers in time. Saved searches enter the index only once
+// enough addresses saved them, the most saved SAVED_IN_INDEX of them (shared/db/repositories/
+// saved-searches.ts): what a thread holds does not grow with the table. While the database is away
+// a thread that has its index answers from memory; a database error crosses back to the caller
+// marked (DATABASE_UNAVAILABLE), so the edge answers 503, not 500.
 import { workerData } from 'node:worker_threads';
 import pgPromise from 'pg-promise';
+import { DATABASE_UNAVAILABLE, databaseUnavailable } from '../shared/db/database.ts';
+import { changedSuggestedSearches, SAVED_IN_INDEX, suggestedSearches, type SuggestedSearchRules } from '../shared/db/repositories/saved-searches.ts';
 import { KoreanAnalyzer } from '../shared/korean/analyzer.ts';
 import { parseUserDictionary, type ParsedDictionary } from '../shared/korean/dictionary.ts';
 import { normalizeText } from '../shared/korean/normalize.ts';
@@ -18,7 +24,17 @@ export interface AnalysisVersions {
   savedSearch: number;
   /** Time of the caller's last schedule write, epoch ms. */
   schedules: number;
+  /** Newest blocked_searches.blocked_at known to the caller, epoch ms. */
+  blocked: number;
 }
+
+export interface AnalysisWorkerData {
+  databaseUrl: string;
+  /** The edge's database bounds (DATABASE_CONNECT_TIMEOUT_MS, DATABASE_QUERY_TIMEOUT_MS). */
+  timeouts: { connectMs: number; queryMs: number };
+  savedSearches: SuggestedSearchRules;
+}
+
 
 export type AnalysisTask =
   | { op: 'suggest'; query: string; limit: number; versions: AnalysisVersions }
@@ -28,9 +44,28 @@ export type AnalysisTask =
 const REFRESH_EVERY_MS = 5_000;
 const FULL_REBUILD_EVERY_MS = 10 * 60_000;
 const MIN_HARVESTED_WORD = 2;
+/** Saved searches added between two builds, at most; the next build keeps the most saved SAVED_IN_INDEX. */
+const SAVED_ADDED_MAX = SAVED_IN_INDEX;
+/** New saves a refresh looks at, at most (the rest at the next one). */
+const SAVED_REFRESH_BATCH = 10_000;
+/**
+ * How long an answer waits for a thread's refresh (new saves, titles, dictionary) before it is given
+ * from what the thread holds: a slow or frozen database delays what is new, never the answer.
+ */
+const REFRESH_WAIT_MS = 1_000;
 
+const data = workerData as AnalysisWorkerData;
 const pgp = pgPromise({ noWarnings: true });
-const db = pgp({ connectionString: (workerData as { databaseUrl: string }).databaseUrl, max: 1, application_name: 'analysis-worker' });
+const db = pgp({
+  connectionString: data.databaseUrl,
+  max: 1,
+  application_name: 'analysis-worker',
+  connectionTimeoutMillis: data.timeouts.connectMs,
+  query_timeout: data.timeouts.queryMs,
+  statement_timeout: data.timeouts.queryMs,
+});
+// A connection lost while idle (the server restarted) is replaced at the next query.
+db.$pool.on('error', () => undefined);
 
 interface State {
   analyzer: KoreanAnalyzer;
@@ -40,10 +75,16 @@ interface State {
   schedulesSeenAt: Date;
   refreshedAt: number;
   builtAt: number;
+  /** Newest blocked_searches.blocked_at seen, epoch ms: a newer one rebuilds without the blocked query. */
+  blockedVersion: number;
+  /** Saved searches in the index, with the count each was added with. */
+  savedCounts: Map<string, number>;
+  savedAdded: number;
 }
 
 let state: State | null = null;
 let loading: Promise<State> | null = null;
+let refreshing: Promise<boolean> | null = null;
 
 const ms = (date: Date | null) => (date ? date.getTime() : 0);
 
@@ -63,9 +104,7 @@ async function build(): Promise<State> {
     db.any<{ full_name: string; short_names: string[] }>('SELECT full_name, short_names FROM school_names'),
     db.any<{ title: string; date: Date }>('SELECT title, date::timestamptz AS date FROM schedules'),
     db.any<{ name: string }>('SELECT DISTINCT v.name FROM venues v JOIN events e ON e.venue_id = v.id'),
-    db.any<{ query: string; count: string; last: Date; max_id: string }>(
-      'SELECT query, count(*) AS count, max(created_at) AS last, max(id) AS max_id FROM saved_searches GROUP BY query',
-    ),
+    suggestedSearches(db, data.savedSearches, SAVED_IN_INDEX),
     db.one<{ now: Date }>('SELECT now() AS now'),
   ]);
   const analyzer = new KoreanAnalyzer(parseUserDictionary(dictionary.content).entries);
@@ -76,7 +115,7 @@ async function build(): Promise<State> {
   for (const word of names) analyzer.add({ word: normalizeText(word), tag: 'NNP' });
   harvest(analyzer, titles.map((t) => t.title));
   const candidates: SuggestionCandidate[] = [
-    ...saved.map((row) => ({ text: row.query, popularity: Number(row.count), lastUsedAt: ms(row.last) })),
+    ...saved.rows.map((row) => ({ text: row.query, popularity: row.count, lastUsedAt: ms(row.last) })),
     ...parseUserDictionary(dictionary.content).entries.map((entry) => ({ text: entry.word, popularity: 0, lastUsedAt: 0 })),
     ...names.map((text) => ({ text, popularity: 0, lastUsedAt: 0 })),
     ...titles.map((row) => ({ text: row.title, popularity: 0, lastUsedAt: ms(row.date) })),
@@ -88,18 +127,24 @@ async function build(): Promise<State> {
     analyzer,
     index: new SuggestionIndex(candidates, { analyzer }),
     dictionaryVersion: ms(dictionary.updated_at),
-    lastSavedId: saved.reduce((max, row) => Math.max(max, Number(row.max_id)), 0),
+    lastSavedId: saved.lastId,
     schedulesSeenAt: stamp.now,
     refreshedAt: now,
     builtAt: now,
+    blockedVersion: saved.blockedAt,
+    savedCounts: new Map(saved.rows.map((row) => [row.query, row.count])),
+    savedAdded: 0,
   };
 }
 
-/** New saved searches and schedules since the last look, added to the live index; false when the dictionary changed (rebuild). */
+/**
+ * Saved searches that newly qualify and schedules changed since the last look, added to the live
+ * index; false when the dictionary changed or a query was blocked (rebuild).
+ */
 async function refresh(current: State): Promise<boolean> {
   const [dictionary, saved, titles, venues, stamp] = await Promise.all([
     db.one<{ updated_at: Date }>('SELECT updated_at FROM user_dictionary WHERE id = 1'),
-    db.any<{ id: string; query: string; created_at: Date }>('SELECT id, query, created_at FROM saved_searches WHERE id > $1 ORDER BY id LIMIT 10000', [current.lastSavedId]),
+    changedSuggestedSearches(db, data.savedSearches, current.lastSavedId, SAVED_REFRESH_BATCH),
     db.any<{ title: string; date: Date }>('SELECT title, date::timestamptz AS date FROM schedules WHERE updated_at >= $1 OR created_at >= $1', [current.schedulesSeenAt]),
     db.any<{ name: string }>(
       'SELECT DISTINCT v.name FROM venues v JOIN events e ON e.venue_id = v.id JOIN schedules s ON s.id = e.schedule_id WHERE s.updated_at >= $1 OR s.created_at >= $1',
@@ -107,10 +152,16 @@ async function refresh(current: State): Promise<boolean> {
     ),
     db.one<{ now: Date }>('SELECT now() AS now'),
   ]);
-  for (const row of saved) {
-    current.index.add({ text: row.query, popularity: 1, lastUsedAt: ms(row.created_at) });
-    current.lastSavedId = Math.max(current.lastSavedId, Number(row.id));
+  if (saved.blockedAt > current.blockedVersion) return false;
+  for (const row of saved.rows) {
+    const before = current.savedCounts.get(row.query);
+    if (before === undefined && current.savedAdded >= SAVED_ADDED_MAX) continue;
+    if (before === undefined) current.savedAdded++;
+    // The index adds popularity up: only what is new since the query was added.
+    if (row.count > (before ?? 0)) current.index.add({ text: row.query, popularity: row.count - (before ?? 0), lastUsedAt: ms(row.last) });
+    current.savedCounts.set(row.query, Math.max(row.count, before ?? 0));
   }
+  current.lastSavedId = Math.max(current.lastSavedId, saved.lastId);
   harvest(current.analyzer, titles.map((t) => t.title));
   for (const row of titles) current.index.add({ text: row.title, popularity: 0, lastUsedAt: ms(row.date) });
   for (const row of venues) current.index.add({ text: row.name, popularity: 0, lastUsedAt: 0 });
@@ -127,18 +178,49 @@ async function rebuild(): Promise<State> {
   return state;
 }
 
-async function ready(versions: AnalysisVersions): Promise<State> {
-  const now = Date.now();
-  // A dictionary newer than ours (a PUT seen by the caller), or the periodic full rebuild that
-  // also forgets deleted schedules' titles.
-  if (!state || versions.dictionary > state.dictionaryVersion || now - state.builtAt > FULL_REBUILD_EVERY_MS) return rebuild();
-  if (versions.savedSearch > state.lastSavedId || versions.schedules > state.refreshedAt || now - state.refreshedAt > REFRESH_EVERY_MS) {
-    if (!(await refresh(state))) return rebuild(); // another replica changed the dictionary
-  }
-  return state;
+/** Catches up (a refresh, or a rebuild when it says so), once at a time. */
+function catchUp(current: State): Promise<boolean> {
+  refreshing ??= refresh(current)
+    .then(async (fresh) => {
+      if (!fresh) await rebuild(); // another replica changed the dictionary or blocked a query
+      return true;
+    })
+    .finally(() => {
+      refreshing = null;
+    });
+  return refreshing;
 }
 
-export default async function run(task: AnalysisTask): Promise<string[] | ParsedDictionary> {
+/**
+ * The thread's state, caught up with what the caller has seen. Without one (the first task) it is
+ * built, and a database error is the task's. With one, the wait for news is bounded: a slow or
+ * failing database leaves the answer to what the thread holds.
+ */
+async function ready(versions: AnalysisVersions): Promise<State> {
+  const now = Date.now();
+  if (!state) return rebuild();
+  // A dictionary newer than ours (a PUT seen by the caller), a query blocked, or the periodic full
+  // rebuild that also forgets deleted schedules' titles and keeps the most saved searches.
+  const stale = versions.dictionary > state.dictionaryVersion || versions.blocked > state.blockedVersion || now - state.builtAt > FULL_REBUILD_EVERY_MS;
+  const behind = versions.savedSearch > state.lastSavedId || versions.schedules > state.refreshedAt || now - state.refreshedAt > REFRESH_EVERY_MS;
+  if (!stale && !behind) return state;
+  const update = stale ? rebuild().then(() => true) : catchUp(state);
+  const current = state;
+  let timer: NodeJS.Timeout | undefined;
+  const waited = await Promise.race([
+    update.then(() => 'done' as const, () => 'failed' as const),
+    new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), REFRESH_WAIT_MS))),
+  ]);
+  clearTimeout(timer);
+  if (waited === 'late' || waited === 'failed') {
+    // Looked at again no sooner than the usual interval: a database that is away is not asked on every task.
+    current.refreshedAt = Date.now();
+    if (stale) current.builtAt = Math.max(current.builtAt, Date.now() - FULL_REBUILD_EVERY_MS + REFRESH_EVERY_MS);
+  }
+  return state ?? current;
+}
+
+async function answer(task: AnalysisTask): Promise<string[] | ParsedDictionary> {
   switch (task.op) {
     case 'parseDictionary':
       return parseUserDictionary(task.content);
@@ -146,5 +228,14 @@ export default async function run(task: AnalysisTask): Promise<string[] | Parsed
       return (await ready(task.versions)).analyzer.tokens(task.text);
     case 'suggest':
       return (await ready(task.versions)).index.suggest(task.query, task.limit);
+  }
+}
+
+export default async function run(task: AnalysisTask): Promise<string[] | ParsedDictionary> {
+  try {
+    return await answer(task);
+  } catch (error) {
+    if (databaseUnavailable(error)) throw new Error(DATABASE_UNAVAILABLE + (error as Error).message);
+    throw error;
   }
 }

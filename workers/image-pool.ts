@@ -1,7 +1,7 @@
 // The image pool: uploads are decoded and resized by sharp in worker threads (image.worker.ts).
 
 import { Piscina } from 'piscina';
-import { createLogger, type Logger } from '../shared/logger.ts';
+import { createLogger, type Logger } from '../shared/runtime/logger.ts';
 import { createWorkerPool, type BalancedThread, type LoadBalancer, type PoolStats } from './pool.ts';
 
 export type ImageFormat = 'jpeg' | 'png' | 'webp' | 'gif' | 'avif';
@@ -65,7 +65,7 @@ export interface ImagePool {
 }
 
 export interface ImagePoolOptions {
-  /** Upper bound of worker threads; default the cores this process may use (shared/cpu-budget.ts). */
+  /** Upper bound of worker threads; default the cores this process may use (shared/runtime/cpu-budget.ts). */
   threads?: number;
   /** Threads kept alive while idle; default 1 (the first upload does not pay the start-up). */
   minThreads?: number;

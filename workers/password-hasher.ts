@@ -1,8 +1,8 @@
 // The bcrypt pool behind a small interface: the edge asks for a hash or a comparison and awaits it.
 // Every task names who asked (the client address): FairAdmission decides who runs next, so one
 // address, or many, cannot push others out of the pool (README, "Abuse limits").
-import { cpuBudget } from '../shared/cpu-budget.ts';
-import type { Logger } from '../shared/logger.ts';
+import { cpuBudget } from '../shared/runtime/cpu-budget.ts';
+import type { Logger } from '../shared/runtime/logger.ts';
 import type { BcryptTask } from './bcrypt.worker.ts';
 import { FairAdmission } from './fair-admission.ts';
 import { createWorkerPool, type PoolStats } from './pool.ts';

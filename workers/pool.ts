@@ -1,10 +1,10 @@
 // Shared shape of the Piscina pools: one place sizes them, runs their worker files (TypeScript
 // through tsx, or the compiled JavaScript of `npm run build`) and reports their load.
 import { Piscina } from 'piscina';
-import { cpuBudget } from '../shared/cpu-budget.ts';
+import { cpuBudget } from '../shared/runtime/cpu-budget.ts';
 import { HttpError } from '../shared/errors.ts';
-import type { Logger } from '../shared/logger.ts';
-import { inSpan, SpanKind, tracing } from '../shared/tracing.ts';
+import type { Logger } from '../shared/runtime/logger.ts';
+import { inSpan, SpanKind, tracing } from '../shared/runtime/tracing.ts';
 
 export interface PoolStats {
   name: string;

@@ -21,7 +21,7 @@ import {
 import { ErrorResponse, SuccessResponse } from '../../schemas/common.ts';
 import { IdResponse } from '../../schemas/events.ts';
 import { compile } from '../../schemas/validate.ts';
-import { CircuitOpenError } from '../../shared/circuit-breaker.ts';
+import { CircuitOpenError } from '../../shared/runtime/circuit-breaker.ts';
 import { writePostSchedule, writeVideoSchedule, type PostCollected, type VideoCollected } from '../../shared/collected.ts';
 import { logActivity } from '../../shared/db/repositories/activity-log.ts';
 import {

@@ -8,13 +8,15 @@ import { birthdaysInMonth } from '../../shared/db/repositories/members.ts';
 import { deleteSchedule, scheduleDetail, schedulesBetween, schedulesByIds, type Category, type ScheduleItem } from '../../shared/db/repositories/schedules.ts';
 import { badRequest, notFound } from '../../shared/errors.ts';
 import { afterScheduleCommit, recordScheduleChange } from '../../shared/schedule-changes.ts';
-import { compressVariants } from '../../shared/compression.ts';
+import { compressVariants } from '../../shared/cache/compression.ts';
 import { rebuildSearchIndex } from '../../shared/search/sync.ts';
 import type { Services } from '../../shared/services.ts';
+import { clientKey } from '../client-key.ts';
 import { reply, type Context, type Reply } from '../context.ts';
 import { intQuery, parseId } from '../params.ts';
 import type { Route } from '../router.ts';
 import { strongEtag } from '../server.ts';
+import { queryBudget } from './suggestions.ts';
 
 export const BIRTHDAY_CATEGORY_ID = 10;
 const JSON_TYPE = 'application/json; charset=utf-8';
@@ -38,6 +40,7 @@ function dayRank(item: ScheduleItem): number {
 }
 
 export function scheduleRoutes(s: Services): Route[] {
+  const searchBudget = queryBudget(s);
   let categories: Promise<Array<Category & { sortOrder: number }>> | null = null;
   const loadCategories = () =>
     (categories ??= s.db.any('SELECT id, name, color, sort_order AS "sortOrder" FROM schedule_categories ORDER BY sort_order, id').catch((error: unknown) => {
@@ -86,6 +89,8 @@ export function scheduleRoutes(s: Services): Route[] {
     if (text.length > SEARCH_MAX_LENGTH) throw badRequest(`검색어는 ${SEARCH_MAX_LENGTH}자 이하여야 합니다.`);
     const offset = intQuery(ctx.query, 'offset', 0, 0, 10_000);
     const limit = intQuery(ctx.query, 'limit', 20, 1, 100);
+    // A page the result cache holds costs nothing; any other is engine work, within the client's budget.
+    if (!s.search.cached?.(text, { offset, limit })) searchBudget.take(clientKey(ctx.ip));
     const page = await s.search.search(text, { offset, limit });
     const schedules = await schedulesByIds(s.db, page.ids);
     return reply({ schedules, total: page.total, hasMore: page.hasMore ?? offset + page.ids.length < page.total });
@@ -160,7 +165,7 @@ export function scheduleRoutes(s: Services): Route[] {
   return [
     {
       method: 'get', path: '/api/schedules', handler: list, cacheControl: PUBLIC_CACHE,
-      doc: { summary: 'Monthly listing with birthdays, or search with ?search=', tags, query: ScheduleListQuery, description: 'Without `search`: {year, month, schedules} of the month (default: this month in Asia/Seoul), sorted by date, then time (timed first), then the day’s birthdays in display order, then untimed items. Birthdays of current members are items with isBirthday: true and id `birthday-<memberId>-<year>`; 29 February shows on 28 February in other years. With `search`: {schedules, total, hasMore}, best match first (title, then school or source, then event venue name/address, then members, then description), `limit` at most 100; `total` counts matches exactly up to 1,000: a search matching more reports 1000 and `hasMore: true` while pages follow (pages stay in exact rank order); when nothing matches well, words one jamo off (a similar vowel, a doubled consonant, a missing or extra final consonant) match too, after every exact match. Strong ETag; If-None-Match → 304.', responses: { 200: Type.Union([MonthlyListing, SearchResults]), 400: ErrorResponse } },
+      doc: { summary: 'Monthly listing with birthdays, or search with ?search=', tags, query: ScheduleListQuery, description: 'Without `search`: {year, month, schedules} of the month (default: this month in Asia/Seoul), sorted by date, then time (timed first), then the day’s birthdays in display order, then untimed items. Birthdays of current members are items with isBirthday: true and id `birthday-<memberId>-<year>`; 29 February shows on 28 February in other years. With `search`: {schedules, total, hasMore}, best match first (title, then school or source, then event venue name/address, then members, then description), `limit` at most 100; `total` counts matches exactly up to 1,000: a search matching more reports 1000 and `hasMore: true` while pages follow (pages stay in exact rank order); when nothing matches well, words one jamo off (a similar vowel, a doubled consonant, a missing or extra final consonant) match too, after every exact match. A search page not held by the 10-second result cache counts against the client\'s query budget (shared with suggestions): past it 429 with Retry-After. Strong ETag; If-None-Match → 304.', responses: { 200: Type.Union([MonthlyListing, SearchResults]), 400: ErrorResponse, 429: ErrorResponse, 503: ErrorResponse } },
     },
     { method: 'post', path: '/api/schedules/sync-search', handler: syncSearch, auth: 'admin', doc: { summary: 'Rebuild the search index from the stored schedules', tags, responses: { 200: SyncSearchResponse } } },
     { method: 'get', path: '/api/schedules/:id', handler: detail, cacheControl: PUBLIC_CACHE, doc: { summary: 'A schedule with description, images and its platform record', tags, responses: { 200: ScheduleDetail, 400: ErrorResponse, 404: ErrorResponse } } },

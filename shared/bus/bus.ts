@@ -2,9 +2,8 @@
 // KAFKA_BROKERS is set, otherwise PostgreSQL tables in the application database. Both pass the same
 // contract suite (test/bus-contract.ts).
 import type { Db, Writer } from '../db/database.ts';
-import type { KafkaSecurity } from '../config.ts';
-import type { Logger } from '../logger.ts';
-import { extractContext, failSpan, inSpan, messageAttributes, SpanKind, tracing, type TraceHeaders } from '../tracing.ts';
+import type { Logger } from '../runtime/logger.ts';
+import { extractContext, failSpan, inSpan, messageAttributes, SpanKind, tracing, type TraceHeaders } from '../runtime/tracing.ts';
 
 export { dlqTopic, TOPICS } from './topics.ts';
 
@@ -107,30 +106,6 @@ export interface BusHealth {
 
 export function combineHealth(components: ComponentHealth[]): BusHealth {
   return { ok: components.every((c) => c.ok), components };
-}
-
-export interface BusOptions {
-  db: Db;
-  logger: Logger;
-  /** From KAFKA_BROKERS; null selects the PostgreSQL bus. */
-  kafkaBrokers: string[] | null;
-  /** From KAFKA_SSL* and KAFKA_SASL_* (config.kafkaSecurity). */
-  kafkaSecurity?: KafkaSecurity;
-  clientId?: string;
-}
-
-export async function createBus(options: BusOptions): Promise<Bus> {
-  if (options.kafkaBrokers && options.kafkaBrokers.length > 0) {
-    const { KafkaBus } = await import('./kafka-bus.ts');
-    return KafkaBus.connect({
-      brokers: options.kafkaBrokers,
-      logger: options.logger,
-      clientId: options.clientId ?? 'schedule-backend',
-      ...(options.kafkaSecurity ? { security: options.kafkaSecurity } : {}),
-    });
-  }
-  const { PostgresBus } = await import('./postgres-bus.ts');
-  return new PostgresBus({ db: options.db, logger: options.logger });
 }
 
 // ---- shared by both implementations ------------------------------------------------------------

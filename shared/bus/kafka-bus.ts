@@ -15,9 +15,9 @@
 // publisher silently; a retried send can duplicate a message, which the idempotent actors absorb.
 import { Kafka, logLevel, Partitioners, type Admin, type SASLOptions, type Consumer, type IHeaders, type KafkaMessage, type LogEntry, type Producer } from 'kafkajs';
 import { readFileSync } from 'node:fs';
-import { ConfigError, type KafkaSecurity } from '../config.ts';
-import type { Logger } from '../logger.ts';
-import { currentTraceHeaders, inConsumerSpans, tracing, type TraceHeaders } from '../tracing.ts';
+import { ConfigError, type KafkaSecurity } from '../runtime/config.ts';
+import type { Logger } from '../runtime/logger.ts';
+import { currentTraceHeaders, inConsumerSpans, tracing, type TraceHeaders } from '../runtime/tracing.ts';
 import {
   combineHealth,
   DeadLetterCounts,

@@ -12,10 +12,10 @@
 // commit in the other order can be published in commit order instead; a writer that appends the
 // entry after its row write (the row lock orders the writers) keeps one entity's entries in order.
 import { preparedQuery, WriteBatch, type Db, type Queryable, type Writer } from '../db/database.ts';
-import type { Logger } from '../logger.ts';
+import type { Logger } from '../runtime/logger.ts';
 import { startExclusiveLoop, type Session } from '../db/exclusive-loop.ts';
 import { errorMessage, type Bus, type ComponentHealth, type OutgoingMessage } from './bus.ts';
-import { currentTraceHeaders, extractContext, messageAttributes, SpanKind, startSpan, traceContextOf, tracing, type TraceHeaders } from '../tracing.ts';
+import { currentTraceHeaders, extractContext, messageAttributes, SpanKind, startSpan, traceContextOf, tracing, type TraceHeaders } from '../runtime/tracing.ts';
 
 /** Key of the relay's advisory lock (single-bigint form; the migrator uses 7_281_001). */
 const RELAY_LOCK = 7_281_006;

@@ -18,8 +18,8 @@
 // Claiming and committing on one session (not `pg_try_advisory_xact_lock` in a transaction around
 // the handler) keeps transactions short and pool connections free while handlers run.
 import { preparedQuery, type Db, type Writer } from '../db/database.ts';
-import type { Logger } from '../logger.ts';
-import { currentTraceHeaders, inConsumerSpans, tracing, type TraceHeaders } from '../tracing.ts';
+import type { Logger } from '../runtime/logger.ts';
+import { currentTraceHeaders, inConsumerSpans, tracing, type TraceHeaders } from '../runtime/tracing.ts';
 import {
   combineHealth,
   dlqTopic,

@@ -1,7 +1,7 @@
 // The monthly listing cache: the serialised response of each month, filled on first read and
 // dropped by every schedule write touching that month. A fill that raced an invalidation is not
 // stored (the version check), so a read after a write never sees the stale month.
-import type { Variants } from '../compression.ts';
+import type { Variants } from './compression.ts';
 
 export interface CachedMonth {
   /** UTF-8 bytes, written to the socket as they are. */

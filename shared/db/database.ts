@@ -1,6 +1,6 @@
 // One pg-promise instance per process; every SQL value goes through its parameter formatting.
 import pgPromise, { type IDatabase, type IMain, type ITask } from 'pg-promise';
-import type { Logger } from '../logger.ts';
+import type { Logger } from '../runtime/logger.ts';
 
 export type Db = IDatabase<object>;
 export type Tx = ITask<object>;
@@ -142,6 +142,12 @@ const UNAVAILABLE_STATES = /^(08...|57P0[1-3]|53300|57014)$/;
 const UNAVAILABLE_SOCKET = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH']);
 /** node-postgres and pg-pool report their timeouts and lost connections without a code. */
 const UNAVAILABLE_MESSAGE = /^(Query read timeout|timeout exceeded when trying to connect|Connection terminated|Client has encountered a connection error|Connection pool of the database object has been destroyed)/;
+
+/**
+ * The message prefix of a database-unavailable error re-thrown by a worker thread: an error loses
+ * its `code` crossing threads, and the caller turns this one into 503.
+ */
+export const DATABASE_UNAVAILABLE = 'DATABASE_UNAVAILABLE: ';
 
 /** True when an error means the database cannot be reached now (a retry later may succeed), not a bad query. */
 export function databaseUnavailable(error: unknown): boolean {

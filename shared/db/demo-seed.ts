@@ -6,8 +6,8 @@ import { pathToFileURL } from 'node:url';
 import sharp from 'sharp';
 import { storeVariants, variantKeys } from '../../edge/uploads.ts';
 import type { ProcessedImage } from '../../workers/image-pool.ts';
-import { loadConfigOrReport, type Config } from '../config.ts';
-import { createLogger } from '../logger.ts';
+import { loadConfigOrReport, type Config } from '../runtime/config.ts';
+import { createLogger } from '../runtime/logger.ts';
 import { recordScheduleChange } from '../schedule-changes.ts';
 import { rebuildSearchIndex } from '../search/sync.ts';
 import type { Services } from '../services.ts';
@@ -275,7 +275,7 @@ async function main(): Promise<number> {
   // Service logs only when LOG_LEVEL asks for them: the command prints its own one line.
   const logger = createLogger(process.env.LOG_LEVEL?.trim() ? config.logLevel : 'warn');
   // Loaded here, not at the top: importing isDatabaseEmpty must not pull in the whole service.
-  const { startService } = await import('../service.ts');
+  const { startService } = await import('../../app/service.ts');
   // No role: the shared services only (database, migrations, storage, pools, search index).
   // A batch job, not a request: the request timeouts for an unreachable database do not apply.
   const running = await startService({ ...config, ...(server ? { databaseUrl: server.url } : {}), roles: new Set(), database: { connectTimeoutMs: 60_000, queryTimeoutMs: 3_600_000 } }, { logger });

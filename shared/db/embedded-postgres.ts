@@ -13,8 +13,8 @@ import { chmod, chown, mkdir, readFile, rm, stat, unlink, writeFile } from 'node
 import { createServer } from 'node:net';
 import { dirname, join, parse, resolve, sep } from 'node:path';
 import { promisify } from 'node:util';
-import { ConfigError } from '../config.ts';
-import type { Logger } from '../logger.ts';
+import { ConfigError } from '../runtime/config.ts';
+import type { Logger } from '../runtime/logger.ts';
 import { embeddedPasswordFile } from './embedded-running.ts';
 
 const execFileAsync = promisify(execFile);

@@ -3,7 +3,7 @@
 // or its connection drops, PostgreSQL releases the lock and a standby takes over. The outbox relay
 // and the bot runner are such loops.
 import { sleep, Wakeup } from '../bus/bus.ts';
-import type { Logger } from '../logger.ts';
+import type { Logger } from '../runtime/logger.ts';
 import type { Db } from './database.ts';
 
 export type Session = Awaited<ReturnType<Db['connect']>>;

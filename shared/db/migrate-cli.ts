@@ -1,7 +1,7 @@
 // `node dist/shared/db/migrate-cli.js` (the image; from source `node --import tsx shared/db/migrate-cli.ts`):
 // applies the migrations and exits (the Kubernetes migration Job runs it before a rollout). Needs DATABASE_URL.
-import { ConfigError, loadConfig, reportConfigError } from '../config.ts';
-import { createLogger } from '../logger.ts';
+import { ConfigError, loadConfig, reportConfigError } from '../runtime/config.ts';
+import { createLogger } from '../runtime/logger.ts';
 import { connectDatabase } from './database.ts';
 import { migrate } from './migrate.ts';
 

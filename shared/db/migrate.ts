@@ -3,7 +3,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import type { Db } from './database.ts';
-import type { Logger } from '../logger.ts';
+import type { Logger } from '../runtime/logger.ts';
 
 const MIGRATIONS_DIR = fileURLToPath(new URL('../../schemas/migrations/', import.meta.url));
 const MIGRATION_LOCK = 7_281_001;

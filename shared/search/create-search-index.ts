@@ -1,6 +1,6 @@
 // Picks the search engine: embedded in PostgreSQL by default, OpenSearch when OPENSEARCH_URL is set.
 import type { Db } from '../db/database.ts';
-import type { Logger } from '../logger.ts';
+import type { Logger } from '../runtime/logger.ts';
 import { loadAllSearchDocuments } from './documents.ts';
 import { EmbeddedSearchIndex, type QueryAnalyzer } from './embedded.ts';
 import type { SearchIndex } from './search-index.ts';

@@ -284,11 +284,27 @@ function wordDensity(word: string, statistics: GramStatistics): number {
   return Math.min(1, perField.reduce((sum, share) => sum + share, 0));
 }
 
-/** Every choice of one field per word (`fieldsOf`). */
+/**
+ * Every choice of one field per word (`fieldsOf`): up to five per word, so only for queries of at
+ * most MAX_LEVEL_WORDS words (25 choices). Eight words would be 390,625 choices, seconds of the
+ * event loop for one query.
+ */
 function combinations(words: string[]): Field[][] {
+  if (words.length > MAX_LEVEL_WORDS) throw new Error(`combinations of ${words.length} words: at most ${MAX_LEVEL_WORDS}`);
   let result: Field[][] = [[]];
   for (const fields of words.map(fieldsOf)) result = result.flatMap((combination) => fields.map((field) => [...combination, field]));
   return result;
+}
+
+/**
+ * The tagged grams the containments of every choice of fields would ask for in all (the sum over
+ * `combinations` of their grams), counted without listing the choices: a word's grams over its
+ * fields, times the number of choices of the other words' fields. Linear in the words.
+ */
+function containmentKeys(words: string[]): number {
+  const fieldCounts = words.map((word) => fieldsOf(word).length);
+  const choices = fieldCounts.reduce((product, n) => product * n, 1);
+  return words.reduce((sum, word, i) => sum + (fieldsOf(word).reduce((n, field) => n + taggedGrams(field, word).length, 0) * choices) / fieldCounts[i]!, 0);
 }
 
 /** Numbered SQL parameters, in the order the text uses them. */
@@ -546,8 +562,7 @@ export class EmbeddedSearchIndex implements SearchIndex {
     // are read up to RARE_WORD_ROWS: past that with fewer matches than the cap, the query is asked
     // again the usual way (DRIVER_MIN_KEYS says when the attempt is worth its risk).
     const rarest = densities.indexOf(Math.min(...densities));
-    const keys = () => combinations(words).reduce((sum, combination) => sum + combination.reduce((n, field, i) => n + taggedGrams(field, words[i]!).length, 0), 0);
-    const driver = words.length > 1 && statistics.rows > 0 && densities[rarest] === 0 && keys() >= DRIVER_MIN_KEYS ? words[rarest] : undefined;
+    const driver = words.length > 1 && statistics.rows > 0 && densities[rarest] === 0 && containmentKeys(words) >= DRIVER_MIN_KEYS ? words[rarest] : undefined;
     const first = await this.scoreMatches(words, page, true, statistics, driver);
     const row = driver !== undefined && first.total <= SEARCH_TOTAL_CAP && first.candidates! > RARE_WORD_ROWS ? await this.scoreMatches(words, page, true, statistics) : first;
     if (row.total <= SEARCH_TOTAL_CAP) return { ids: row.ids, total: row.total, strong: row.strong };

@@ -17,7 +17,7 @@ import { choseong, isChoseongQuery } from '../korean/jamo.ts';
 import { isTypoCandidate, jamoWord, typoSkeleton } from '../korean/typo.ts';
 import { normalizeText } from '../korean/normalize.ts';
 import { parseUserDictionary } from '../korean/dictionary.ts';
-import type { Logger } from '../logger.ts';
+import type { Logger } from '../runtime/logger.ts';
 import { plainQueryWords, SEARCH_TOTAL_CAP, TIER, TYPO_TIER, type QueryAnalyzer } from './embedded.ts';
 import type { SearchDocument, SearchIndex, SearchPage } from './search-index.ts';
 

@@ -60,6 +60,12 @@ export class CachedSearchIndex implements SearchIndex {
     return this.inner.count();
   }
 
+  /** Whether this page is cached now: answering it costs no engine work. */
+  cached(query: string, page: { offset: number; limit: number }): boolean {
+    const hit = this.pages.get(`${page.offset}:${page.limit}:${normalizeText(query)}`);
+    return hit !== undefined && this.now() - hit.at < this.ttlMs;
+  }
+
   async search(query: string, page: { offset: number; limit: number }): Promise<SearchPage> {
     const key = `${page.offset}:${page.limit}:${normalizeText(query)}`;
     const hit = this.pages.get(key);

@@ -32,6 +32,8 @@ export interface SearchIndex {
    * those matches follow the exact ones.
    */
   search(query: string, page: { offset: number; limit: number }): Promise<SearchPage>;
+  /** Whether that page would be answered from a cache (a result cache in front says so). */
+  cached?(query: string, page: { offset: number; limit: number }): boolean;
   /** Replaces the whole index with these documents; searches never see a half-built index. */
   rebuild(documents: SearchDocument[]): Promise<number>;
   count(): Promise<number>;

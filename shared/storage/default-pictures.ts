@@ -3,7 +3,7 @@
 // fresh DATA_DIR or bucket serves them. Sixteen small PNGs through sharp (libuv threads, off the
 // event loop), before the edge listens.
 import sharp from 'sharp';
-import type { Logger } from '../logger.ts';
+import type { Logger } from '../runtime/logger.ts';
 import type { Storage } from './storage.ts';
 
 export const DEFAULT_PROFILE_PICTURES = 16;

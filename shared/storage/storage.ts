@@ -1,9 +1,7 @@
 // Object storage used for uploaded media: a local directory (embedded default) or an S3-compatible bucket.
 
 import type { Readable } from 'node:stream';
-import type { Config } from '../config.ts';
-import { LocalStorage } from './local.ts';
-import { S3Storage } from './s3.ts';
+import type { Config } from '../runtime/config.ts';
 
 export interface StoredFile {
   bytes: Uint8Array;
@@ -75,7 +73,7 @@ export interface S3StorageOptions {
 /** Local directory when STORAGE_URL is unset (embedded default), S3-compatible bucket otherwise. */
 export type StorageConfig = ({ kind: 'local' } & LocalStorageOptions) | ({ kind: 's3' } & S3StorageOptions);
 
-/** The part of the project's Config (shared/config.ts) that picks the storage. */
+/** The part of the project's Config (shared/runtime/config.ts) that picks the storage. */
 export type StorageSettings = Pick<Config, 'dataDir' | 'publicBaseUrl' | 'storage'>;
 
 /** STORAGE_URL unset → local files under DATA_DIR/storage; set → that S3-compatible endpoint. */
@@ -141,23 +139,4 @@ export function assertValidBucket(bucket: string): void {
   if (!/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(bucket) || bucket.includes('..')) {
     throw new StorageKeyError(`버킷 이름이 올바르지 않습니다: ${JSON.stringify(bucket)}`);
   }
-}
-
-/** What a key is appended to for its public URL: `<PUBLIC_BASE_URL>/storage/<bucket>` or `<STORAGE_URL>/<bucket>`. */
-export function storageBaseUrl(settings: StorageConfig | StorageSettings): string {
-  const config = 'kind' in settings ? settings : storageConfigFrom(settings);
-  const storage = config.kind === 'local' ? new LocalStorage(config) : new S3Storage(config);
-  return storage.baseUrl;
-}
-
-/**
- * Opens the configured storage and makes it ready: the local bucket directory exists,
- * or the S3 bucket exists (created when missing).
- */
-export async function createStorage(settings: StorageConfig | StorageSettings): Promise<Storage> {
-  const config = 'kind' in settings ? settings : storageConfigFrom(settings);
-  assertValidBucket(config.bucket);
-  const storage = config.kind === 'local' ? new LocalStorage(config) : new S3Storage(config);
-  await storage.ensureBucket();
-  return storage;
 }

@@ -22,7 +22,7 @@ import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { connectDatabase } from '../../shared/db/database.ts';
-import { createLogger } from '../../shared/logger.ts';
+import { createLogger } from '../../shared/runtime/logger.ts';
 import { createPasswordHasher } from '../../workers/password-hasher.ts';
 import { START_ARGS } from '../helpers/process.ts';
 import { call } from '../helpers/service.ts';

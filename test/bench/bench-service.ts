@@ -3,7 +3,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { freePort } from '../../shared/db/embedded-postgres.ts';
-import { LOOP_MONITOR_PERIOD_MS } from '../../shared/metrics.ts';
+import { LOOP_MONITOR_PERIOD_MS } from '../../shared/runtime/metrics.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
 import { startProcess } from '../helpers/service-process.ts';
 

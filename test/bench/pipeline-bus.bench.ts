@@ -15,7 +15,7 @@ import { partitionFor, PostgresBus } from '../../shared/bus/postgres-bus.ts';
 import { connectDatabase, type Db } from '../../shared/db/database.ts';
 import { startEmbeddedPostgres } from '../../shared/db/embedded-postgres.ts';
 import { migrate } from '../../shared/db/migrate.ts';
-import { createLogger } from '../../shared/logger.ts';
+import { createLogger } from '../../shared/runtime/logger.ts';
 
 const MESSAGES = 5_000;
 const BATCH = 100;

@@ -13,7 +13,7 @@ import { connectDatabase } from '../../shared/db/database.ts';
 import { seededRandom } from '../../shared/db/demo-data.ts';
 import { migrate } from '../../shared/db/migrate.ts';
 import { choseong } from '../../shared/korean/jamo.ts';
-import { createLogger } from '../../shared/logger.ts';
+import { createLogger } from '../../shared/runtime/logger.ts';
 import { SEARCH_TOTAL_CAP } from '../../shared/search/embedded.ts';
 import { CachedSearchIndex } from '../../shared/search/result-cache.ts';
 import { createSearchIndex } from '../../shared/search/create-search-index.ts';

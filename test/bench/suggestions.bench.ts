@@ -5,7 +5,7 @@
 import { connectDatabase } from '../../shared/db/database.ts';
 import { migrate } from '../../shared/db/migrate.ts';
 import { choseong } from '../../shared/korean/jamo.ts';
-import { createLogger } from '../../shared/logger.ts';
+import { createLogger } from '../../shared/runtime/logger.ts';
 import { createAnalysisPool } from '../../workers/analysis-pool.ts';
 import { createTestDatabase } from '../helpers/database.ts';
 

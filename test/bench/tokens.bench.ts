@@ -7,7 +7,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import jwt from 'jsonwebtoken';
-import { systemClock } from '../../shared/clock.ts';
+import { systemClock } from '../../shared/runtime/clock.ts';
 import { Tokens } from '../../shared/tokens.ts';
 import { median } from './stats.ts';
 

@@ -2,7 +2,7 @@
 // three variants each, stored) against sharp's raw rate on the same images in the same run, and the
 // edge's event-loop delay while uploads run. The raw peer runs the service's own image work
 // (workers/image.worker.ts: same variants, same WebP settings) in as many threads as the service's
-// pools hold (the cores it may use, shared/cpu-budget.ts), with nothing else: no HTTP, no storage, no PostgreSQL. Uploads go to two real processes
+// pools hold (the cores it may use, shared/runtime/cpu-budget.ts), with nothing else: no HTTP, no storage, no PostgreSQL. Uploads go to two real processes
 // started as `npm start` starts them (test/helpers/process.ts START_ARGS, V8 options included): all
 // roles in one process, and the edge role alone (ROLE=edge, the edge pods of k8s/). The client is
 // plain node:http with keep-alive (as the auth benchmark's load generator): it shares the machine's two
@@ -15,7 +15,7 @@
 // Run: node --import tsx test/bench/uploads.bench.ts
 import { Agent, request } from 'node:http';
 import sharp from 'sharp';
-import { cpuBudget } from '../../shared/cpu-budget.ts';
+import { cpuBudget } from '../../shared/runtime/cpu-budget.ts';
 import { createImagePool } from '../../workers/image-pool.ts';
 import { ADMIN, START_ARGS } from '../helpers/process.ts';
 import { adminToken } from '../helpers/service.ts';

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connectDatabase } from '../../shared/db/database.ts';
 import { startEmbeddedPostgres } from '../../shared/db/embedded-postgres.ts';
-import { createLogger } from '../../shared/logger.ts';
+import { createLogger } from '../../shared/runtime/logger.ts';
 
 let adminUrl: Promise<string> | null = null;
 

@@ -1,4 +1,4 @@
-// The real process (`node --import tsx shared/main.ts`) on a free port, a temporary DATA_DIR and a
+// The real process (`node --import tsx app/main.ts`) on a free port, a temporary DATA_DIR and a
 // test database, for tests that must see what real clients see on the wire.
 import type { ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';

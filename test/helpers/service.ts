@@ -3,11 +3,11 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ManualClock } from '../../shared/clock.ts';
-import { loadConfig, type Config } from '../../shared/config.ts';
+import { ManualClock } from '../../shared/runtime/clock.ts';
+import { loadConfig, type Config } from '../../shared/runtime/config.ts';
 import { freePort } from '../../shared/db/embedded-postgres.ts';
-import { createLogger } from '../../shared/logger.ts';
-import { startService, type RunningService } from '../../shared/service.ts';
+import { createLogger } from '../../shared/runtime/logger.ts';
+import { startService, type RunningService } from '../../app/service.ts';
 import { createTestDatabase, type TestDatabase } from './database.ts';
 import { ADMIN } from './process.ts';
 
@@ -55,6 +55,8 @@ export async function startTestService(env: Record<string, string> = {}, options
     // its own addresses), and one loopback address registers many accounts.
     TRUST_PROXY: '1',
     REGISTER_LIMIT_PER_HOUR: '100000',
+    // Tests send their searches from one address; test/hostile-input.test.ts sets the budget itself.
+    QUERY_BUDGET_BURST: '1000000',
     ...env,
   });
   const clock = new ManualClock();

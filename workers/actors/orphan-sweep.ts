@@ -4,9 +4,9 @@
 // objects under the prefixes this service writes that no row references and that are older than an
 // hour (an upload in progress is never that old), and `.part` files as old.
 import { unreferencedKeys } from '../../shared/db/repositories/images.ts';
-import { runPeriodically, type PeriodicTask } from '../../shared/background.ts';
+import { runPeriodically, type PeriodicTask } from '../../shared/runtime/background.ts';
 import type { Db } from '../../shared/db/database.ts';
-import type { Logger } from '../../shared/logger.ts';
+import type { Logger } from '../../shared/runtime/logger.ts';
 import { LocalStorage } from '../../shared/storage/local.ts';
 import type { Storage } from '../../shared/storage/storage.ts';
 

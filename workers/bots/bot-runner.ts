@@ -18,9 +18,9 @@ import {
 } from '../../schemas/bots.ts';
 import { errorMessage } from '../../shared/bus/bus.ts';
 import { startExclusiveLoop, type ExclusiveLoop } from '../../shared/db/exclusive-loop.ts';
-import { inSpan, SpanKind, tracing } from '../../shared/tracing.ts';
-import type { Clock } from '../../shared/clock.ts';
-import { ConfigError } from '../../shared/config.ts';
+import { inSpan, SpanKind, tracing } from '../../shared/runtime/tracing.ts';
+import type { Clock } from '../../shared/runtime/clock.ts';
+import { ConfigError } from '../../shared/runtime/config.ts';
 import type { Db } from '../../shared/db/database.ts';
 import {
   BOTS_CHANNEL,
@@ -36,7 +36,7 @@ import {
   type BotProgress,
   type BotRecord,
 } from '../../shared/db/repositories/bots.ts';
-import type { Logger } from '../../shared/logger.ts';
+import type { Logger } from '../../shared/runtime/logger.ts';
 import type { Services } from '../../shared/services.ts';
 import { QuotaExceededError, VideoPlatformClient } from '../../shared/video/platform-client.ts';
 import { nextQuotaResetAt } from '../../shared/video/video-rules.ts';

@@ -3,7 +3,7 @@
 
 import { TimeoutError } from 'puppeteer-core';
 import type { Page } from 'puppeteer-core';
-import { CircuitBreaker } from '../../shared/circuit-breaker.ts';
+import { CircuitBreaker } from '../../shared/runtime/circuit-breaker.ts';
 import { POST_ID_PATTERN, USERNAME_PATTERN } from '../../shared/microblog/post-url.ts';
 import { getBrowser, withPage } from './browser.ts';
 

@@ -2,7 +2,7 @@
 // the fallback is the word for "user" followed by a number from 0 to 9999.
 import { randomInt } from 'node:crypto';
 import type { Queryable } from '../database.ts';
-import type { Logger } from '../../logger.ts';
+import type { Logger } from '../../runtime/logger.ts';
 
 export const fallbackNickname = () => `사용자${randomInt(0, 10_000)}`;
 

@@ -51,6 +51,13 @@ export interface Config {
   trustProxy: number;
   /** Registrations accepted per client address and hour. */
   registerLimitPerHour: number;
+  /**
+   * Uncached search and suggestion work per client address (docs/security.md): a token bucket of
+   * `burst` requests refilled at `perSecond`; past it 429 with Retry-After.
+   */
+  queryBudget: { burst: number; perSecond: number };
+  /** Saved searches: distinct queries counted per address and UTC day, days kept, addresses a query needs to be suggested or popular. */
+  savedSearches: { limitPerDay: number; retentionDays: number; minAddresses: number };
   /** Bytes of upload bodies (routes allowed more than the default body) one process holds at once; one upload is always admitted. */
   uploadBudgetBytes: number;
   /** OpenTelemetry traces over OTLP/HTTP; null (OTEL_EXPORTER_OTLP_ENDPOINT unset): no tracing at all. */
@@ -266,6 +273,15 @@ export function loadConfig(env: Env = process.env): Config {
     },
     trustProxy: integer(env, 'TRUST_PROXY', 0, 0, 10),
     registerLimitPerHour: integer(env, 'REGISTER_LIMIT_PER_HOUR', 20, 1, 1_000_000),
+    queryBudget: {
+      burst: integer(env, 'QUERY_BUDGET_BURST', 120, 1, 100_000_000),
+      perSecond: integer(env, 'QUERY_BUDGET_PER_SECOND', 20, 1, 100_000_000),
+    },
+    savedSearches: {
+      limitPerDay: integer(env, 'SAVED_SEARCH_LIMIT_PER_DAY', 50, 1, 1_000_000),
+      retentionDays: integer(env, 'SAVED_SEARCH_RETENTION_DAYS', 30, 7, 3_650),
+      minAddresses: integer(env, 'SUGGEST_MIN_ADDRESSES', 3, 1, 1_000),
+    },
     uploadBudgetBytes: integer(env, 'UPLOAD_BUDGET_MB', 200, 1, 1_000_000) * 1024 * 1024,
     tracing: otlpEndpoint === null ? null : { endpoint: otlpEndpoint, serviceName },
   };

@@ -2,11 +2,11 @@
 // pool queues and utilisation, event-loop delay (default metrics), bus consumer lag and dead letters, outbox backlog and its age,
 // bot state and the quota warning. Gauges that need the database are read at scrape time.
 import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
-import type { BusHealth } from './bus/bus.ts';
-import type { PoolStats } from '../workers/pool.ts';
-import type { DeadLetterCount } from './bus/bus.ts';
-import { outboxBacklog, outboxOldestUnsentAge } from './bus/outbox.ts';
-import type { Db } from './db/database.ts';
+import type { BusHealth } from '../bus/bus.ts';
+import type { PoolStats } from '../../workers/pool.ts';
+import type { DeadLetterCount } from '../bus/bus.ts';
+import { outboxBacklog, outboxOldestUnsentAge } from '../bus/outbox.ts';
+import type { Db } from '../db/database.ts';
 import type { Logger } from './logger.ts';
 
 export interface MetricsSources {

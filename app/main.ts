@@ -1,6 +1,6 @@
 // Process entry (`npm start`): configuration, the roles named by ROLE, signals.
-import { loadConfigOrReport, reportConfigError } from './config.ts';
-import { createLogger } from './logger.ts';
+import { loadConfigOrReport, reportConfigError } from '../shared/runtime/config.ts';
+import { createLogger } from '../shared/runtime/logger.ts';
 import { startService, type RunningService } from './service.ts';
 
 const config = loadConfigOrReport() ?? process.exit(1);

@@ -26,34 +26,35 @@ import { loadBotDefinitions, startBotRunner, type BotRunner } from '../workers/b
 import { closeBrowser } from '../workers/bots/browser.ts';
 import { SCHEDULE_WRITER_GROUP } from '../workers/actors/schedule-writer.ts';
 import { SEARCH_INDEXER_GROUP } from '../workers/actors/search-indexer.ts';
-import { createMetrics } from './metrics.ts';
-import { startMetricsServer, type MetricsServer } from './metrics-server.ts';
-import { combineHealth, createBus, type Bus, type BusHealth, type Subscription } from './bus/bus.ts';
-import { startOutboxRelay, type OutboxRelay } from './bus/outbox.ts';
+import { createMetrics } from '../shared/runtime/metrics.ts';
+import { startMetricsServer, type MetricsServer } from '../shared/runtime/metrics-server.ts';
+import { combineHealth, type Bus, type BusHealth, type Subscription } from '../shared/bus/bus.ts';
+import { createBus } from '../shared/bus/create-bus.ts';
+import { startOutboxRelay, type OutboxRelay } from '../shared/bus/outbox.ts';
 import { Router } from '../edge/router.ts';
 import { startEdge, type Edge } from '../edge/server.ts';
 import { createImagePool, type ImagePool } from '../workers/image-pool.ts';
 import { createPasswordHasher } from '../workers/password-hasher.ts';
-import { InProcessMonthlyCache } from './cache/monthly-cache.ts';
-import { createSearchIndex } from './search/create-search-index.ts';
-import { CachedSearchIndex } from './search/result-cache.ts';
-import { rebuildSearchIndex } from './search/sync.ts';
-import { BackgroundTasks, type PeriodicTask } from './background.ts';
-import { systemClock, type Clock } from './clock.ts';
-import { ConfigError, type Config } from './config.ts';
-import { connectDatabase, type Database } from './db/database.ts';
-import type { EmbeddedDatabase } from './db/embedded-postgres.ts';
-import { EMBEDDED_DATABASE } from './db/embedded-running.ts';
-import { migrate } from './db/migrate.ts';
-import { upsertAdmin } from './db/repositories/admin-users.ts';
-import { createLogger, type Logger } from './logger.ts';
-import { Readiness } from './readiness.ts';
-import { startTracing } from './tracing.ts';
-import { createMailer } from './mail.ts';
-import type { Services } from './services.ts';
-import { ensureDefaultPictures } from './storage/default-pictures.ts';
-import { createStorage, storageBaseUrl } from './storage/storage.ts';
-import { Tokens } from './tokens.ts';
+import { InProcessMonthlyCache } from '../shared/cache/monthly-cache.ts';
+import { createSearchIndex } from '../shared/search/create-search-index.ts';
+import { CachedSearchIndex } from '../shared/search/result-cache.ts';
+import { rebuildSearchIndex } from '../shared/search/sync.ts';
+import { BackgroundTasks, type PeriodicTask } from '../shared/runtime/background.ts';
+import { systemClock, type Clock } from '../shared/runtime/clock.ts';
+import { ConfigError, type Config } from '../shared/runtime/config.ts';
+import { connectDatabase, type Database } from '../shared/db/database.ts';
+import type { EmbeddedDatabase } from '../shared/db/embedded-postgres.ts';
+import { EMBEDDED_DATABASE } from '../shared/db/embedded-running.ts';
+import { migrate } from '../shared/db/migrate.ts';
+import { upsertAdmin } from '../shared/db/repositories/admin-users.ts';
+import { createLogger, type Logger } from '../shared/runtime/logger.ts';
+import { Readiness } from '../shared/runtime/readiness.ts';
+import { startTracing } from '../shared/runtime/tracing.ts';
+import { createMailer } from '../shared/mail.ts';
+import type { Services } from '../shared/services.ts';
+import { ensureDefaultPictures } from '../shared/storage/default-pictures.ts';
+import { createStorage, storageBaseUrl } from '../shared/storage/create-storage.ts';
+import { Tokens } from '../shared/tokens.ts';
 
 export interface RunningService {
   /** The edge's port, or null when this process runs no edge. */
@@ -80,7 +81,7 @@ async function openDatabase(config: Config, logger: Logger): Promise<{ database:
   };
   if (config.databaseUrl) return { database: connectDatabase(config.databaseUrl, logger, 20, options), embedded: null, url: config.databaseUrl };
   // Loaded only in the embedded default, so an image without the PostgreSQL binaries still starts.
-  const { startEmbeddedPostgres } = await import('./db/embedded-postgres.ts');
+  const { startEmbeddedPostgres } = await import('../shared/db/embedded-postgres.ts');
   const startedAt = performance.now();
   const embedded = await startEmbeddedPostgres(join(config.dataDir, 'pg'), logger);
   const admin = connectDatabase(embedded.url, logger, 1);
@@ -160,7 +161,7 @@ export async function startService(config: Config, options: ServiceOptions = {})
     const lazy = !config.roles.has('edge');
     passwords = createPasswordHasher(logger, { lazy });
     images = createImagePool({ logger, ...(lazy ? { minThreads: 0 } : {}) });
-    analysis = createAnalysisPool(database.url, logger, { lazy });
+    analysis = createAnalysisPool(database.url, logger, { lazy, timeouts: { connectMs: config.database.connectTimeoutMs, queryMs: config.database.queryTimeoutMs }, savedSearches: config.savedSearches });
     const analyze = analysis.tokens;
     const search = new CachedSearchIndex(await createSearchIndex({ db: database.db, opensearchUrl: config.opensearchUrl, opensearchAuth: config.opensearchAuth, logger, analyze }));
     const storage = await createStorage(config);
@@ -237,7 +238,7 @@ export async function startService(config: Config, options: ServiceOptions = {})
         metrics.countOrphans('object', result.objects.length);
         metrics.countOrphans('part', result.parts.length);
       });
-      pruning = startCounterPruning(database.db, logger, () => new Date(clock.now()));
+      pruning = startCounterPruning(database.db, logger, () => new Date(clock.now()), undefined, config.savedSearches.retentionDays);
     }
     // Every role listens on PORT (probes everywhere, the API only in the edge role) and on METRICS_PORT (/metrics).
     const router = new Router();

@@ -1,0 +1,129 @@
+// Saved searches (docs/security.md, "Saved searches"): one row per client address, normalised
+// query and UTC day; at most a daily number of distinct queries per address; kept for a retention
+// window; a query feeds popular searches and suggestions only once saved from enough addresses;
+// an administrator can block a query for good.
+import type { Db, Queryable } from '../database.ts';
+
+/** Saved searches an analysis thread's index holds after a build: the most saved that qualify. */
+export const SAVED_IN_INDEX = 500;
+
+export type SaveOutcome = { saved: true; id: number } | { saved: false; reason: 'repeat' | 'blocked' } | { saved: false; reason: 'limited'; retryAfterS: number };
+
+const DAY_MS = 86_400_000;
+const utcDay = (now: Date) => now.toISOString().slice(0, 10);
+/** Seconds until the next UTC midnight, when an address's daily count starts again. */
+const untilNextUtcDay = (now: Date) => Math.max(1, Math.ceil((DAY_MS - (now.getTime() % DAY_MS)) / 1000));
+
+/**
+ * Records one save of `query` by `client` on `now`'s UTC day. A query saved by the same address
+ * that day, or blocked, adds nothing; a new query past `limitPerDay` distinct ones that day is
+ * refused. The address's saves are serialised by an advisory lock, so concurrent saves cannot pass
+ * the limit together.
+ */
+export async function saveSearch(db: Db, query: string, client: string, now: Date, limitPerDay: number): Promise<SaveOutcome> {
+  const day = utcDay(now);
+  return db.tx('save-search', async (tx) => {
+    await tx.one("SELECT pg_advisory_xact_lock(hashtextextended('saved_searches:' || $1, 0)) IS NULL AS locked", [client]);
+    const state = await tx.one<{ blocked: boolean; repeat: boolean; today: number }>(
+      `SELECT EXISTS (SELECT 1 FROM blocked_searches WHERE query = $1) AS blocked,
+              EXISTS (SELECT 1 FROM saved_searches WHERE query = $1 AND client = $2 AND saved_on = $3::date) AS repeat,
+              (SELECT count(*)::int FROM saved_searches WHERE client = $2 AND saved_on = $3::date) AS today`,
+      [query, client, day],
+    );
+    if (state.blocked) return { saved: false, reason: 'blocked' } as const;
+    if (state.repeat) return { saved: false, reason: 'repeat' } as const;
+    if (state.today >= limitPerDay) return { saved: false, reason: 'limited', retryAfterS: untilNextUtcDay(now) } as const;
+    const row = await tx.oneOrNone<{ id: number }>(
+      `INSERT INTO saved_searches (query, created_at, client, saved_on) VALUES ($1, $2, $3, $4::date)
+       ON CONFLICT (query, client, saved_on) DO NOTHING RETURNING id`,
+      [query, now, client, day],
+    );
+    return row ? ({ saved: true, id: row.id } as const) : ({ saved: false, reason: 'repeat' } as const);
+  });
+}
+
+/**
+ * The queries most saved within the last `days`, each saved from at least `minAddresses`
+ * distinct addresses (rows from before addresses were recorded count as one address each).
+ */
+export function popularSearches(db: Queryable, now: Date, days: number, minAddresses: number, limit: number) {
+  return db.any<{ query: string; count: number }>(
+    `SELECT query, count(*)::int AS count FROM saved_searches s
+      WHERE created_at > $1::timestamptz - $2 * interval '1 day'
+        AND NOT EXISTS (SELECT 1 FROM blocked_searches b WHERE b.query = s.query)
+      GROUP BY query HAVING count(DISTINCT coalesce(client, 'row:' || id)) >= $4
+      ORDER BY count(*) DESC, max(created_at) DESC LIMIT $3`,
+    [now, days, limit, minAddresses],
+  );
+}
+
+/** Takes `query` out of popular searches and suggestions for good; true when it was not blocked before. */
+export async function blockSearch(db: Db, query: string): Promise<{ blocked: boolean; blockedAt: Date; removed: number }> {
+  return db.tx('block-search', async (tx) => {
+    const removed = (await tx.result('DELETE FROM saved_searches WHERE query = $1', [query])).rowCount;
+    const inserted = await tx.oneOrNone<{ blocked_at: Date }>('INSERT INTO blocked_searches (query) VALUES ($1) ON CONFLICT (query) DO NOTHING RETURNING blocked_at', [query]);
+    const blockedAt = inserted?.blocked_at ?? (await tx.one<{ blocked_at: Date }>('SELECT blocked_at FROM blocked_searches WHERE query = $1', [query])).blocked_at;
+    return { blocked: inserted !== null, blockedAt, removed };
+  });
+}
+
+export function blockedSearches(db: Queryable, limit: number, offset: number) {
+  return db.any<{ query: string; blockedAt: Date }>(
+    'SELECT query, blocked_at AS "blockedAt" FROM blocked_searches ORDER BY blocked_at DESC, query LIMIT $1 OFFSET $2',
+    [limit, offset],
+  );
+}
+
+/** Deletes saved searches older than the retention window; returns how many. */
+export async function pruneSavedSearches(db: Queryable, now: Date, retentionDays: number): Promise<number> {
+  return (await db.result("DELETE FROM saved_searches WHERE created_at <= $1::timestamptz - $2 * interval '1 day'", [now, retentionDays])).rowCount;
+}
+
+export interface SuggestedSearch {
+  query: string;
+  count: number;
+  last: Date;
+}
+
+export interface SuggestedSearchRules {
+  retentionDays: number;
+  minAddresses: number;
+}
+
+const SUGGESTED = `SELECT s.query, count(*)::int AS count, max(s.created_at) AS last FROM saved_searches s
+  WHERE s.created_at > now() - $1 * interval '1 day'
+    AND NOT EXISTS (SELECT 1 FROM blocked_searches b WHERE b.query = s.query)`;
+const QUALIFIED = `GROUP BY s.query HAVING count(DISTINCT coalesce(s.client, 'row:' || s.id)) >= $2`;
+
+/**
+ * What the suggestion index holds of saved searches: the `limit` most saved queries within the
+ * retention window that enough addresses saved and nobody blocked; with the newest saved id and
+ * block time, from which `changedSuggestedSearches` and a later look continue.
+ */
+export async function suggestedSearches(db: Queryable, rules: SuggestedSearchRules, limit: number) {
+  const [rows, marks] = await Promise.all([
+    db.any<SuggestedSearch>(`${SUGGESTED} ${QUALIFIED} ORDER BY count(*) DESC, max(s.created_at) DESC LIMIT $3`, [rules.retentionDays, rules.minAddresses, limit]),
+    db.one<{ last_id: number | null; blocked_at: Date | null }>('SELECT (SELECT max(id) FROM saved_searches) AS last_id, (SELECT max(blocked_at) FROM blocked_searches) AS blocked_at'),
+  ]);
+  return { rows, lastId: marks.last_id ?? 0, blockedAt: marks.blocked_at?.getTime() ?? 0 };
+}
+
+/**
+ * The queries among the next `batch` saves after `afterId` that qualify now (with their counts over
+ * the window), the newest id looked at, and the newest block time.
+ */
+export async function changedSuggestedSearches(db: Queryable, rules: SuggestedSearchRules, afterId: number, batch: number) {
+  const rows = await db.any<SuggestedSearch & { max_id: number | null; blocked_at: Date | null }>(
+    `WITH fresh AS MATERIALIZED (SELECT id, query FROM saved_searches WHERE id > $3 ORDER BY id LIMIT $4),
+          marks AS (SELECT (SELECT max(id) FROM fresh) AS max_id, (SELECT max(blocked_at) FROM blocked_searches) AS blocked_at)
+     SELECT marks.max_id, marks.blocked_at, q.query, q.count, q.last FROM marks
+       LEFT JOIN (${SUGGESTED} AND s.query IN (SELECT query FROM fresh) ${QUALIFIED}) q ON true`,
+    [rules.retentionDays, rules.minAddresses, afterId, batch],
+  );
+  const first = rows[0];
+  return {
+    rows: rows.filter((row) => row.query !== null) as SuggestedSearch[],
+    lastId: first?.max_id ?? afterId,
+    blockedAt: first?.blocked_at?.getTime() ?? 0,
+  };
+}
