@@ -1379,6 +1379,31 @@ test('Docker image: the code it copies imports nothing it leaves out', (t) => {
   t.true(statSync(join(ROOT, 'schemas/migrations')).isDirectory(), 'migrations ship in the image');
 });
 
+test('k8s/README.md: the resources table says what the manifests ask, in every overlay', (t) => {
+  const readme = readFileSync(join(K8S, 'README.md'), 'utf8');
+  const table = /<!-- resources:begin -->([\s\S]*?)<!-- resources:end -->/.exec(readme)?.[1] ?? '';
+  const rows = table.split('\n').filter((l) => /^\| (Deployment|Job) /.test(l)).map((l) => l.split('|').slice(1, -1).map((c) => c.trim()));
+  t.true(rows.length >= 4, 'a row per workload');
+  for (const overlay of OVERLAYS) {
+    const r = render(overlay);
+    const workloads = r.objects.filter((o) => isWorkload(o) && o.metadata.labels?.['app.kubernetes.io/name'] === 'schedule-backend');
+    const documented = new Set<string>();
+    for (const [workload, container, ...figures] of rows) {
+      const [kind, name] = workload!.split(' ');
+      const o = workloads.find((w) => w.kind === kind && (w.metadata.name === name || (kind === 'Job' && name!.startsWith('schedule-migrate-'))));
+      if (!o) {
+        t.fail(`${overlay}: ${workload} is in the table but not rendered`);
+        continue;
+      }
+      documented.add(id(o));
+      const c = podSpec(o).containers.find((x: Any) => x.name === container);
+      const actual = [c?.resources?.requests?.cpu, c?.resources?.requests?.memory, c?.resources?.limits?.cpu, c?.resources?.limits?.memory].map(String);
+      t.deepEqual(figures, actual, `${overlay} ${workload} ${container}: requests cpu, memory, limits cpu, memory`);
+    }
+    for (const o of workloads) t.true(documented.has(id(o)), `${overlay}: ${id(o)} is missing from the table`);
+  }
+});
+
 test('k8s/README.md documents deploying, secrets, scaling and rolling back', (t) => {
   const readme = readFileSync(join(K8S, 'README.md'), 'utf8');
   for (const overlay of OVERLAYS) t.true(readme.includes(`kubectl apply -k k8s/overlays/${overlay}`), `apply command for ${overlay}`);
