@@ -36,9 +36,19 @@ const onSignal = (signal: string) => {
 };
 for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) process.on(signal, () => onSignal(signal));
 
+/** Longest wait for a drain after a fatal failure before the process exits anyway. */
+const FATAL_DRAIN_MS = 10_000;
+
 try {
   running = await startService(config, { logger });
   if (signalled) drain();
+  // The embedded PostgreSQL could not be started again: exit non-zero, so a supervisor restarts
+  // the whole service (/healthz already answers 503).
+  void running.fatal.then(async (error) => {
+    logger.fatal({ err: error }, 'the embedded PostgreSQL could not be started again: exiting');
+    await Promise.race([running!.stop().catch(() => undefined), new Promise((r) => setTimeout(r, FATAL_DRAIN_MS))]);
+    process.exit(1);
+  });
 } catch (error) {
   // Configuration found bad only at start (a BOTS_CONFIG file, PORT in use, DATA_DIR out of reach) is one line too.
   if (!reportConfigError(error)) logger.fatal({ err: error }, 'start failed');

@@ -45,6 +45,7 @@ import { ConfigError, type Config } from '../shared/runtime/config.ts';
 import { connectDatabase, type Database } from '../shared/db/database.ts';
 import type { EmbeddedDatabase } from '../shared/db/embedded-postgres.ts';
 import { EMBEDDED_DATABASE } from '../shared/db/embedded-running.ts';
+import { OutageLog } from '../edge/outage-log.ts';
 import { migrate } from '../shared/db/migrate.ts';
 import { upsertAdmin } from '../shared/db/repositories/admin-users.ts';
 import { createLogger, type Logger } from '../shared/runtime/logger.ts';
@@ -66,6 +67,8 @@ export interface RunningService {
   readiness: Readiness;
   /** Drains and stops everything, the embedded PostgreSQL last. */
   stop(): Promise<void>;
+  /** Settles when the service cannot go on (the embedded PostgreSQL could not be started again): the process should exit non-zero. */
+  fatal: Promise<Error>;
 }
 
 export interface ServiceOptions {
@@ -231,6 +234,7 @@ export async function startService(config: Config, options: ServiceOptions = {})
       deadLetters: () => bus!.deadLetters(),
       inFlight: () => edge?.inFlight() ?? 0,
       busHealth: pipelineHealth,
+      ...(embedded ? { embeddedRestarts: () => embedded.restarts } : {}),
       busCounters: () => bus!.counters(),
     });
     if (config.roles.has('actors')) {
@@ -250,7 +254,8 @@ export async function startService(config: Config, options: ServiceOptions = {})
         return health.ok;
       });
     }
-    router.add(...healthRoutes(services, { ready: () => ready }, router));
+    // Liveness fails once the embedded PostgreSQL is given up: a supervisor restarts the process.
+    router.add(...healthRoutes(services, { ready: () => ready, alive: () => !embedded?.failed }, router));
     if (config.roles.has('edge')) {
       // Administrator routes also check that the token's administrator still exists.
       router.add(...requireExistingAdmin(services, [
@@ -269,9 +274,11 @@ export async function startService(config: Config, options: ServiceOptions = {})
     }
     let edge: Edge | null = null;
     let metricsServer: MetricsServer | null = null;
+    const outage = new OutageLog(logger, () => services.readiness.check().then((result) => !result.failing.includes('database')), metrics.countDatabaseRefusal);
+    const fatal = new Promise<Error>((resolve) => embedded?.onGiveUp(resolve));
     // No role at all (the demo seed): nothing to serve.
     if (config.roles.size > 0) {
-      edge = await startEdge(router, { authenticateAdmin: adminAuthenticator(services), observe: metrics.observeRequest }, logger, config.port, { trustProxy: config.trustProxy, uploadBudgetBytes: config.uploadBudgetBytes }).catch(() => {
+      edge = await startEdge(router, { authenticateAdmin: adminAuthenticator(services), observe: metrics.observeRequest, outage }, logger, config.port, { trustProxy: config.trustProxy, uploadBudgetBytes: config.uploadBudgetBytes }).catch(() => {
         throw portInUse(config.port); // the exclusive listen failed: another process took PORT meanwhile
       });
       try {
@@ -297,6 +304,7 @@ export async function startService(config: Config, options: ServiceOptions = {})
           if (edge.inFlight() > 0) logger.warn({ inFlight: edge.inFlight() }, 'shutdown timeout: closing with requests in flight');
           edge.closeConnections();
         }
+        outage.close();
         await sweeper?.stop();
         await pruning?.stop();
         await metricsServer?.close();
@@ -315,7 +323,7 @@ export async function startService(config: Config, options: ServiceOptions = {})
         await stopDatabase();
         logger.info('stopped');
       })());
-    return { port: edge?.port ?? null, metricsPort: metricsServer?.port ?? null, services, readiness: services.readiness, stop };
+    return { port: edge?.port ?? null, metricsPort: metricsServer?.port ?? null, services, readiness: services.readiness, stop, fatal };
   } catch (error) {
     await sweeper?.stop().catch(() => undefined);
     await pruning?.stop().catch(() => undefined);

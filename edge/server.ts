@@ -4,7 +4,8 @@ import { createHash } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
 import uWS from 'uWebSockets.js';
 import { databaseUnavailable } from '../shared/db/database.ts';
-import { HttpError, serviceUnavailable } from '../shared/errors.ts';
+import { DatabaseUnavailableError, HttpError, serviceUnavailable } from '../shared/errors.ts';
+import type { OutageLog } from './outage-log.ts';
 import type { Logger } from '../shared/runtime/logger.ts';
 import { tracing } from '../shared/runtime/tracing.ts';
 import { COMPRESS_MIN_BYTES, preferredEncoding, VariantCache, type Encoding, type Variants } from '../shared/cache/compression.ts';
@@ -22,6 +23,8 @@ export interface EdgeHooks {
   authenticateAdmin(ctx: Context): void;
   /** Called once per answered request (metrics). */
   observe?(route: string, method: string, status: number, seconds: number): void;
+  /** Told of each request refused because the database cannot be reached (one log line per outage). */
+  outage?: OutageLog;
 }
 
 export interface Edge {
@@ -293,9 +296,10 @@ export function startEdge(router: Router, hooks: EdgeHooks, logger: Logger, port
       return;
     }
     if (databaseUnavailable(error)) {
-      logger.warn({ err: error, requestId: ctx.requestId, route: route?.path }, 'database unavailable');
+      if (!hooks.outage) logger.warn({ err: error, requestId: ctx.requestId, route: route?.path }, 'database unavailable');
+      hooks.outage?.refused(route?.path, error);
       error = serviceUnavailable();
-    }
+    } else if (error instanceof DatabaseUnavailableError) hooks.outage?.refused(route?.path, error);
     if (error instanceof HttpError) {
       write(res, ctx, route, startedAt, error.status, { 'Content-Type': JSON_TYPE, ...error.headers }, JSON.stringify({ error: error.message }));
       return;

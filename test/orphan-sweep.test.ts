@@ -77,13 +77,46 @@ test('after a simulated crash the start sweep removes orphans and old .part file
 
       // The periodic sweep over the same storage finds nothing more.
       const again = await sweepOrphans({ db: service.running.services.db, storage: service.running.services.storage, logger: createLogger('warn') });
-      t.deepEqual(again, { objects: [], parts: [] });
+      t.deepEqual(again, { objects: [], parts: [], folders: [] });
       // Still served: the sweep kept the files a row references.
       t.is((await fetch(`${service.url}/storage/media/event/1/poster/01.jpeg`)).status, 200);
     } finally {
       await service.stop();
     }
   } finally {
+    await database.drop();
+    await rm(dataDir, { recursive: true, force: true });
+  }
+});
+
+test('empty folders left by failed uploads are removed once old; a folder with a file, or just made, stays', async (t) => {
+  const database = await createTestDatabase();
+  const dataDir = await mkdtemp(path.join(tmpdir(), 'orphan-sweep-'));
+  const db = connectDatabase(database.url, createLogger('warn'), 2);
+  try {
+    await migrate(db.db, createLogger('warn'));
+    const storage = await createStorage({ kind: 'local', dataDir, bucket: 'media', publicBaseUrl: 'http://127.0.0.1' });
+    const bucket = path.join(dataDir, 'storage', 'media');
+    const hoursAgo = new Date(Date.now() - 2 * 60 * 60 * 1000);
+    // A failed upload's folders (event/<id>/poster/{medium,thumb}), old; one just made; one with a kept file.
+    for (const folder of ['event/9/poster/medium', 'event/9/poster/thumb', 'album/7/photos', 'event/10/poster']) await mkdir(path.join(bucket, folder), { recursive: true });
+    for (const folder of ['event/9/poster/medium', 'event/9/poster/thumb', 'event/9/poster', 'event/9', 'album/7/photos', 'album/7']) await utimes(path.join(bucket, folder), hoursAgo, hoursAgo);
+    await place(bucket, 'member/3/1700000000000.png', true);
+    await db.db.none(
+      `INSERT INTO images (original_url, medium_url, thumb_url, original_key, medium_key, thumb_key, width, height)
+       VALUES ('k', 'k', 'k', 'member/3/1700000000000.png', 'member/3/m.webp', 'member/3/t.webp', 1, 1)`,
+    );
+    await utimes(path.join(bucket, 'member/3'), hoursAgo, hoursAgo);
+    const result = await sweepOrphans({ db: db.db, storage, logger: createLogger('warn') });
+    t.deepEqual([...result.folders].sort(), ['album/7', 'album/7/photos', 'event/9', 'event/9/poster', 'event/9/poster/medium', 'event/9/poster/thumb']);
+    t.false(await exists(path.join(bucket, 'event/9')));
+    t.true(await exists(path.join(bucket, 'event/10/poster')), 'just made: an upload may be writing into it');
+    t.true(await exists(path.join(bucket, 'member/3/1700000000000.png')));
+    // An upload into a removed folder still works: put makes it again.
+    await storage.put('event/9/poster/01.jpeg', new Uint8Array([1, 2, 3]), 'image/jpeg');
+    t.true(await exists(path.join(bucket, 'event/9/poster/01.jpeg')));
+  } finally {
+    await db.close();
     await database.drop();
     await rm(dataDir, { recursive: true, force: true });
   }
@@ -136,7 +169,7 @@ test('S3: the sweep lists the bucket under the upload prefixes and deletes only 
     for (const key of [...referenced, ...orphaned, 'profile/default_profile_1.png']) await storage.put(key, bytes, 'image/png');
 
     // Just written: too young for the sweep.
-    t.deepEqual(await sweepOrphans({ db: db.db, storage, logger: createLogger('warn') }), { objects: [], parts: [] });
+    t.deepEqual(await sweepOrphans({ db: db.db, storage, logger: createLogger('warn') }), { objects: [], parts: [], folders: [] });
     // Two hours later the orphans go.
     const later = () => Date.now() + 2 * 60 * 60 * 1000;
     const result = await sweepOrphans({ db: db.db, storage, logger: createLogger('warn'), now: later });

@@ -12,15 +12,18 @@ import type { Route, Router } from '../router.ts';
 
 const Probe = Type.Object({ status: Type.String() });
 
-export function healthRoutes(s: Services, state: { ready: () => boolean }, router: Router): Route[] {
+export function healthRoutes(s: Services, state: { ready: () => boolean; alive?: () => boolean }, router: Router): Route[] {
   // Answering at all proves the event loop turns; a stalled loop times the probe out.
   let openapi: string | null = null;
   const tags = ['operations'];
   return [
     {
       method: 'get', path: '/healthz',
-      handler: () => reply({ status: 'ok' }),
-      doc: { summary: 'Liveness: 200 while the process runs and its event loop turns (the database is not asked)', tags, responses: { 200: Probe } },
+      handler: () => {
+        if (state.alive && !state.alive()) throw new HttpError(503, '내장 데이터베이스를 다시 시작할 수 없습니다.');
+        return reply({ status: 'ok' });
+      },
+      doc: { summary: 'Liveness: 200 while the process runs and its event loop turns (the database is not asked); 503 once the embedded PostgreSQL could not be started again (the process then exits non-zero)', tags, responses: { 200: Probe, 503: 'the embedded database is given up' } },
     },
     {
       method: 'get', path: '/readyz',

@@ -75,12 +75,32 @@ export function scheduleRoutes(s: Services): Route[] {
     return fillMonth(year, month);
   }
 
+  /**
+   * Months being built, by key: requests that miss the cache together wait for one build (one
+   * transaction, one body in memory) instead of each building its own. A request joins a build only
+   * if no write invalidated the month since that build began (same cache version), so it still reads
+   * every write that came before it.
+   */
+  const building = new Map<number, { version: number; entry: Promise<{ body: Buffer; etag: string; variants: Awaited<ReturnType<typeof compressVariants>> }> }>();
+
   async function fillMonth(year: number, month: number): Promise<Reply> {
+    const key = year * 100 + month;
     const version = s.monthlyCache.version(year, month);
-    const body = Buffer.from(await buildMonth(year, month));
-    const etag = strongEtag(body);
-    const entry = { body, etag, variants: await compressVariants(body, etag) };
-    s.monthlyCache.set(year, month, entry, version);
+    let build = building.get(key);
+    if (!build || build.version !== version) {
+      const started = (async () => {
+        const body = Buffer.from(await buildMonth(year, month));
+        const etag = strongEtag(body);
+        const entry = { body, etag, variants: await compressVariants(body, etag) };
+        s.monthlyCache.set(year, month, entry, version);
+        return entry;
+      })().finally(() => {
+        if (building.get(key) === build) building.delete(key);
+      });
+      build = { version, entry: started };
+      building.set(key, build);
+    }
+    const entry = await build.entry;
     return { raw: entry.body, etag: entry.etag, variants: entry.variants, contentType: JSON_TYPE };
   }
 

@@ -18,6 +18,7 @@
 // Claiming and committing on one session (not `pg_try_advisory_xact_lock` in a transaction around
 // the handler) keeps transactions short and pool connections free while handlers run.
 import { preparedQuery, type Db, type Writer } from '../db/database.ts';
+import { FailureStreak } from '../runtime/failure-streak.ts';
 import type { Logger } from '../runtime/logger.ts';
 import { currentTraceHeaders, inConsumerSpans, tracing, type TraceHeaders } from '../runtime/tracing.ts';
 import {
@@ -342,6 +343,7 @@ class PostgresSubscription {
   private stopping: Promise<void> | null = null;
   /** The error of the coordinating loop's last round, null when it went through. */
   private lastFailure: string | null = null;
+  private readonly loopFailures: FailureStreak;
   /** Partitions to claim in the next round: notified by a publish, left for later, or with a full batch behind. */
   private readonly notified = new Set<string>();
   /** The next round reads every partition with messages for the group (start, a fault, a plain-topic notification). */
@@ -357,6 +359,7 @@ class PostgresSubscription {
     private readonly settings: SubscribeSettings & { pollMs: number; ephemeral: boolean; batch?: SubscribeOptions['batch'] },
   ) {
     this.topicSet = new Set(topics);
+    this.loopFailures = new FailureStreak(logger, 'bus subscription loop');
   }
 
   /** Why this subscription cannot work now (its loop failed the last round), or null. */
@@ -470,11 +473,12 @@ class PostgresSubscription {
           }
         } else if (session && !woken) this.scan = true; // every slot busy: the fallback's read waits for a release
         this.lastFailure = null;
+        this.loopFailures.succeeded();
       } catch (error) {
         if (signal.aborted) break;
         this.lastFailure = errorMessage(error);
         this.scan = true;
-        this.logger.error({ err: error }, 'bus subscription loop failed; retrying');
+        this.loopFailures.failed(error);
         await new Promise((resolve) => setTimeout(resolve, 1_000));
       }
       woken = await this.wakeup.wait(this.settings.pollMs);

@@ -23,10 +23,21 @@ export interface EmbeddedDatabase {
   /** Connection URL of the cluster's `postgres` database. */
   url: string;
   urlFor(database: string): string;
-  /** The postgres server's process id (also its process group id). */
-  pid: number | undefined;
+  /** The postgres server's process id (also its process group id); a new one after a restart. */
+  readonly pid: number | undefined;
+  /** Times the server was started again after an unexpected exit. */
+  readonly restarts: number;
+  /** Set once the server could not be started again after RESTART_TRIES tries: the database is gone. */
+  readonly failed: Error | null;
+  /** Called once, when the server is given up. */
+  onGiveUp(listener: (error: Error) => void): void;
   stop(): Promise<void>;
 }
+
+/** Starts tried after an unexpected exit before the server is given up, with exponential backoff. */
+export const RESTART_TRIES = 6;
+const RESTART_BACKOFF_MS = 250;
+const RESTART_BACKOFF_MAX_MS = 8_000;
 
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -233,43 +244,63 @@ export async function startEmbeddedPostgres(
   }
 
   const port = await freePort();
-  const child: ChildProcess = spawn(bin.postgres, ['-D', dir, '-p', String(port), ...SERVER_FLAGS], {
-    ...(ids ?? {}),
-    detached: true, // its own process group: a terminal's Ctrl-C does not reach it
-    stdio: ['ignore', 'ignore', 'pipe'],
-    env: { ...process.env, LC_MESSAGES: 'C' },
-  });
-  const exited = new Promise<void>((resolveExit) => child.once('exit', () => resolveExit()));
-  let recent: string[] = [];
-  let ready = false;
+  // One server process: started, then watched for an exit nobody asked for.
   let stopping = false;
-  const started = new Promise<void>((resolveStart, reject) => {
-    child.on('error', (error) => (ready ? pgLog.error({ err: error }, 'embedded PostgreSQL process error') : reject(error)));
-    child.once('exit', (code, signal) => {
-      if (!ready) reject(new Error(`embedded PostgreSQL did not start in ${dir} (${code ?? signal}): ${recent.join(' / ')}`));
-      else if (!stopping) pgLog.error({ code, signal }, 'embedded PostgreSQL exited');
+  const launch = async () => {
+    const child: ChildProcess = spawn(bin.postgres, ['-D', dir, '-p', String(port), ...SERVER_FLAGS], {
+      ...(ids ?? {}),
+      detached: true, // its own process group: a terminal's Ctrl-C does not reach it
+      stdio: ['ignore', 'ignore', 'pipe'],
+      env: { ...process.env, LC_MESSAGES: 'C' },
     });
-    // stderr is read for the server's whole life: a full pipe would block its logging.
-    child.stderr!.setEncoding('utf8');
-    child.stderr!.on('data', (chunk: string) => {
-      for (const line of chunk.split('\n')) {
-        if (!line.trim()) continue;
-        recent = [...recent.slice(-4), line.trim()];
-        // FATAL ends one connection (a failed login, a dropped database), not the server; a failed
-        // start is reported with these lines, an unexpected exit by the 'exit' handler.
-        if (/\bPANIC:/.test(line)) pgLog.error(line.trim());
-        else pgLog.debug(line.trim());
-        if (!ready && line.includes('database system is ready to accept connections')) {
-          ready = true;
-          resolveStart();
+    const exited = new Promise<void>((resolveExit) => child.once('exit', () => resolveExit()));
+    let recent: string[] = [];
+    let ready = false;
+    const started = new Promise<void>((resolveStart, reject) => {
+      child.on('error', (error) => (ready ? pgLog.error({ err: error }, 'embedded PostgreSQL process error') : reject(error)));
+      child.once('exit', (code, signal) => {
+        if (!ready) reject(new Error(`embedded PostgreSQL did not start in ${dir} (${code ?? signal}): ${recent.join(' / ')}`));
+        else if (!stopping) {
+          pgLog.error({ code, signal }, 'embedded PostgreSQL exited');
+          supervise();
         }
-      }
+      });
+      // stderr is read for the server's whole life: a full pipe would block its logging.
+      child.stderr!.setEncoding('utf8');
+      child.stderr!.on('data', (chunk: string) => {
+        for (const line of chunk.split('\n')) {
+          if (!line.trim()) continue;
+          recent = [...recent.slice(-4), line.trim()];
+          // FATAL ends one connection (a failed login, a dropped database), not the server; a failed
+          // start is reported with these lines, an unexpected exit by the 'exit' handler.
+          if (/\bPANIC:/.test(line)) pgLog.error(line.trim());
+          else pgLog.debug(line.trim());
+          if (!ready && line.includes('database system is ready to accept connections')) {
+            ready = true;
+            resolveStart();
+          }
+        }
+      });
     });
-  });
+    try {
+      await started;
+    } catch (error) {
+      if (child.exitCode === null && child.pid) process.kill(child.pid, 'SIGKILL');
+      throw error;
+    }
+    if (options.unref) {
+      child.unref();
+      (child.stderr as unknown as { unref?: () => void } | null)?.unref?.();
+    }
+    return { child, exited };
+  };
+
+  let current: Awaited<ReturnType<typeof launch>>;
   // Our own hook, and only for a process that exits without stopping it (a crash, a second signal):
   // ask the server for a fast shutdown so it does not outlive us. It finishes that on its own.
   const onExit = () => {
-    if (child.exitCode !== null || child.signalCode !== null || !child.pid) return;
+    const { child } = current ?? {};
+    if (!child || child.exitCode !== null || child.signalCode !== null || !child.pid) return;
     try {
       process.kill(child.pid, 'SIGINT');
     } catch {
@@ -278,22 +309,50 @@ export async function startEmbeddedPostgres(
   };
   process.on('exit', onExit);
   try {
-    await started;
+    current = await launch();
   } catch (error) {
     process.off('exit', onExit);
-    if (child.exitCode === null && child.pid) process.kill(child.pid, 'SIGKILL');
     throw error;
   }
   await writeFile(`${dir}.owner`, String(process.pid));
-  if (options.unref) {
-    child.unref();
-    (child.stderr as unknown as { unref?: () => void } | null)?.unref?.();
-  }
+
+  // Supervision: a server that exits unexpectedly (kill -9, its own PANIC on a full disk) is started
+  // again on the same port, with backoff; requests meanwhile get 503 and succeed again on their own.
+  // After RESTART_TRIES failed starts in a row the database is given up (`failure`).
+  let restarts = 0;
+  let failure: Error | null = null;
+  let supervising: Promise<void> | null = null;
+  const giveUpListeners: ((error: Error) => void)[] = [];
+  const supervise = () => {
+    supervising ??= (async () => {
+      for (let attempt = 1; attempt <= RESTART_TRIES && !stopping; attempt++) {
+        await new Promise((r) => setTimeout(r, Math.min(RESTART_BACKOFF_MAX_MS, RESTART_BACKOFF_MS * 2 ** (attempt - 1))));
+        if (stopping) return;
+        try {
+          await takeOver(dir, pgLog);
+          current = await launch();
+          restarts++;
+          pgLog.warn({ attempt, restarts, pid: current.child.pid }, 'embedded PostgreSQL restarted');
+          return;
+        } catch (error) {
+          pgLog.error({ err: error, attempt }, 'embedded PostgreSQL did not restart');
+          if (attempt === RESTART_TRIES) {
+            failure = error instanceof Error ? error : new Error(String(error));
+            for (const listener of giveUpListeners) listener(failure);
+          }
+        }
+      }
+    })().finally(() => {
+      supervising = null;
+    });
+  };
 
   let stopped: Promise<void> | null = null;
   const stop = () =>
     (stopped ??= (async () => {
       stopping = true;
+      await supervising;
+      const { child, exited } = current;
       if (child.exitCode === null && child.signalCode === null) {
         child.kill('SIGINT'); // fast shutdown: the service's own connections are already closed
         const timer = setTimeout(() => child.kill('SIGQUIT'), 30_000);
@@ -306,6 +365,22 @@ export async function startEmbeddedPostgres(
       pgLog.info('embedded PostgreSQL stopped');
     })());
   const urlFor = (database: string) => `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/${database}`;
-  pgLog.info({ port, pid: child.pid }, 'embedded PostgreSQL ready');
-  return { url: urlFor('postgres'), urlFor, pid: child.pid, stop };
+  pgLog.info({ port, pid: current.child.pid }, 'embedded PostgreSQL ready');
+  return {
+    url: urlFor('postgres'),
+    urlFor,
+    get pid() {
+      return current.child.pid;
+    },
+    get restarts() {
+      return restarts;
+    },
+    get failed() {
+      return failure;
+    },
+    onGiveUp: (listener) => {
+      giveUpListeners.push(listener);
+    },
+    stop,
+  };
 }

@@ -4,6 +4,7 @@
 // and the bot runner are such loops.
 import { sleep, Wakeup } from '../bus/bus.ts';
 import type { Logger } from '../runtime/logger.ts';
+import { FailureStreak } from '../runtime/failure-streak.ts';
 import type { Db } from './database.ts';
 
 export type Session = Awaited<ReturnType<Db['connect']>>;
@@ -59,6 +60,7 @@ export function startExclusiveLoop(options: ExclusiveLoopOptions): ExclusiveLoop
   const run = async () => {
     const { signal } = abort;
     let failures = 0;
+    const streak = new FailureStreak(logger, name);
     while (!signal.aborted) {
       try {
         const current = session ?? (await openSession());
@@ -74,11 +76,12 @@ export function startExclusiveLoop(options: ExclusiveLoopOptions): ExclusiveLoop
         }
         const more = await options.tick(current, signal);
         failures = 0;
+        streak.succeeded();
         if (!more) await wakeup.wait(options.pollMs);
       } catch (error) {
         if (signal.aborted) break;
         failures++;
-        logger.error({ err: error, failures }, `${name} failed; retrying`);
+        streak.failed(error);
         await sleep(Math.min(250 * 2 ** Math.min(failures - 1, 7), 30_000), signal);
       }
     }

@@ -22,6 +22,8 @@ export interface MetricsSources {
   busHealth?: () => BusHealth;
   /** The bus's failure counters since start (publish timeouts, consumer crashes ...). */
   busCounters?: () => Record<string, number>;
+  /** Times the embedded PostgreSQL was started again after an unexpected exit. */
+  embeddedRestarts?: () => number;
 }
 
 export interface Metrics {
@@ -29,6 +31,8 @@ export interface Metrics {
   observeRequest(route: string, method: string, status: number, seconds: number): void;
   /** Files removed by the orphan sweep: `object` (no row references it) or `part` (an unfinished write). */
   countOrphans(kind: 'object' | 'part', count: number): void;
+  /** A request answered 503 because the database could not be reached. */
+  countDatabaseRefusal(): void;
 }
 
 /**
@@ -158,8 +162,21 @@ export function createMetrics(sources: MetricsSources): Metrics {
   orphans.inc({ kind: 'object' }, 0);
   orphans.inc({ kind: 'part' }, 0);
 
+  const refusals = new Counter({ name: 'http_database_unavailable_total', help: 'Requests answered 503 because the database could not be reached', registers: [registry] });
+  if (sources.embeddedRestarts) {
+    const restarts = sources.embeddedRestarts;
+    new Counter({
+      name: 'embedded_postgres_restarts_total', help: 'Times the embedded PostgreSQL was started again after an unexpected exit', registers: [registry],
+      collect() {
+        this.reset();
+        this.inc(restarts());
+      },
+    });
+  }
+
   return {
     registry,
+    countDatabaseRefusal: () => refusals.inc(),
     countOrphans: (kind, count) => orphans.inc({ kind }, count),
     observeRequest: (route, method, status, seconds) => requests.observe(route, method, status, seconds),
   };

@@ -2,7 +2,7 @@
 
 import { randomBytes } from 'node:crypto';
 import type { Dirent } from 'node:fs';
-import { lstat, mkdir, open, readdir, realpath, rename, rm, type FileHandle } from 'node:fs/promises';
+import { lstat, mkdir, open, readdir, realpath, rename, rm, rmdir, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { contentTypeForKey } from './content-type.ts';
 import {
@@ -165,6 +165,49 @@ export class LocalStorage implements Storage {
       await rm(file, { force: true });
       removed.push(name);
     }
+    return removed;
+  }
+
+  /**
+   * Removes the empty directories under `prefix` (deepest first) not changed since `before`: a
+   * failed upload leaves its schedule's folders behind, and nothing else would ever remove them. An
+   * upload writing into one meanwhile makes it again (`put`).
+   */
+  async removeEmptyDirectories(prefix: string, before: Date): Promise<string[]> {
+    const removed: string[] = [];
+    const visit = async (relative: string): Promise<boolean> => {
+      const absolute = path.join(this.bucketDir, relative);
+      // Read before the children go: removing one changes this folder's time.
+      const info = await lstat(absolute).catch(() => null);
+      let entries: Dirent[];
+      try {
+        entries = await readdir(absolute, { withFileTypes: true });
+      } catch (error) {
+        if (isMissing(error)) return true;
+        throw error;
+      }
+      let empty = true;
+      for (const entry of entries) {
+        if (entry.isDirectory() && (await visit(`${relative}/${entry.name}`))) continue;
+        empty = false;
+      }
+      if (!empty || !info || info.mtime >= before) return false;
+      try {
+        await rmdir(absolute);
+      } catch {
+        return false; // a file arrived meanwhile
+      }
+      this.#directories.delete(absolute);
+      removed.push(relative);
+      return true;
+    };
+    const start = prefix.replace(/\/+$/, '');
+    if (!isValidKey(start)) return [];
+    const entries = await readdir(path.join(this.bucketDir, start), { withFileTypes: true }).catch((error: unknown) => {
+      if (isMissing(error)) return [] as Dirent[];
+      throw error;
+    });
+    for (const entry of entries) if (entry.isDirectory()) await visit(`${start}/${entry.name}`);
     return removed;
   }
 

@@ -19,6 +19,8 @@ const BATCH = 500;
 export interface SweepResult {
   objects: string[];
   parts: string[];
+  /** Empty folders removed (local storage), left by failed uploads or by the objects removed. */
+  folders: string[];
 }
 
 export interface SweepSources {
@@ -50,10 +52,13 @@ export async function sweepOrphans({ db, storage, logger, now = Date.now }: Swee
     await check(batch);
   }
   const parts = storage instanceof LocalStorage ? await storage.removeStaleTemp(before) : [];
+  const folders: string[] = [];
+  if (storage instanceof LocalStorage) for (const prefix of SWEPT_PREFIXES) folders.push(...(await storage.removeEmptyDirectories(prefix, before)));
   if (objects.length > 0 || parts.length > 0) {
-    logger.warn({ objects: objects.length, parts: parts.length, sample: objects.slice(0, 5) }, 'removed stored files no row references (left by a crash)');
-  } else logger.debug('orphan sweep: nothing to remove');
-  return { objects, parts };
+    logger.warn({ objects: objects.length, parts: parts.length, folders: folders.length, sample: objects.slice(0, 5) }, 'removed stored files no row references (left by a crash)');
+  } else if (folders.length > 0) logger.info({ folders: folders.length }, 'removed empty storage folders');
+  else logger.debug('orphan sweep: nothing to remove');
+  return { objects, parts, folders };
 }
 
 /** Sweeps now and every interval; a failed sweep is logged and retried at the next one. */
