@@ -4,11 +4,17 @@
 #   docker build --target app  -t schedule-backend:TAG .        edge, actors, migration Job
 #   docker build --target bots -t schedule-backend-bots:TAG .   bots (adds Debian's Chromium)
 #
-# TypeScript runs directly through tsx (a runtime dependency), so there is no compile stage: the
-# `deps` stage installs the production dependencies (install scripts: bcrypt, esbuild,
-# embedded-postgres) and the runtime stages copy the result, without npm's cache. The headless
+# The image runs compiled JavaScript: the `build` stage installs every dependency and compiles the
+# TypeScript with `npm run build` (tsc, tsconfig.build.json) into dist/, folders kept; the runtime
+# stages copy dist/ and the production dependencies of the `deps` stage (install scripts: bcrypt),
+# without npm's cache. tsx, esbuild and embedded-postgres are devDependencies: not in the image (a
+# container always has DATABASE_URL; without it the start names what to install). The headless
 # Chromium that `npm start` unpacks from @sparticuz/chromium when CHROMIUM_PATH is unset is left out
 # (67 MB): the bots image sets CHROMIUM_PATH to Debian's chromium, the app image runs no browser.
+#
+# Base image: the tag, and once pulled, its digest beside it (k8s/README.md, "Base image and Node
+# version"): node:20-bookworm-slim@sha256:<digest>. Node 20 reached end of life in April 2026; the
+# plan past it is in the same section (uWebSockets.js builds for Node 22/24 need glibc 2.38).
 
 ARG NODE_IMAGE=node:20-bookworm-slim
 
@@ -18,6 +24,19 @@ COPY package.json package-lock.json .npmrc ./
 RUN npm ci --omit=dev --no-audit --no-fund \
  && rm -rf node_modules/@sparticuz \
  && npm cache clean --force
+
+# build: TypeScript to JavaScript. Only tsc runs here, so no install script is needed.
+FROM ${NODE_IMAGE} AS build
+WORKDIR /app
+COPY package.json package-lock.json .npmrc ./
+RUN npm ci --ignore-scripts --no-audit --no-fund
+COPY tsconfig.json tsconfig.build.json ./
+COPY app ./app
+COPY edge ./edge
+COPY shared ./shared
+COPY workers ./workers
+COPY schemas ./schemas
+RUN npm run build
 
 FROM ${NODE_IMAGE} AS runtime
 # tini as PID 1: forwards SIGTERM to Node (which drains and exits 0) and reaps Chromium's children.
@@ -39,20 +58,18 @@ ENV NODE_ENV=production \
     MALLOC_ARENA_MAX=2
 # Code and dependencies stay owned by root: the app user can read, not change them.
 COPY --from=deps /app/node_modules ./node_modules
-COPY package.json package-lock.json tsconfig.json ./
-COPY app ./app
-COPY edge ./edge
-COPY shared ./shared
-COPY workers ./workers
-COPY schemas ./schemas
+COPY package.json package-lock.json ./
+# The compiled code, with schemas/migrations beside it (dist/schemas/migrations).
+COPY --from=build /app/dist ./dist
 RUN mkdir -p /app/data && chown app:app /app/data
 USER 10001:10001
 EXPOSE 3000
 ENTRYPOINT ["/usr/bin/tini", "--"]
-# As `npm start` (package.json), V8 option included: --initial-old-space-size=128 keeps the old
-# generation's limit at 128 MB or more, so the upload bodies' buffers (external memory, which V8
-# counts against that limit) no longer start a full collection every half second (docs/operations.md, "Memory").
-CMD ["node", "--initial-old-space-size=128", "--import", "tsx", "app/main.ts"]
+# As `npm run start:compiled` (package.json; `npm start` runs the same V8 options on the sources through
+# tsx): --initial-old-space-size=128 keeps the old generation's limit at 128 MB or more, so the upload
+# bodies' buffers (external memory, which V8 counts against that limit) no longer start a full
+# collection every half second (docs/operations.md, "Memory"). No tsx, no esbuild: plain node on dist/.
+CMD ["node", "--initial-old-space-size=128", "dist/app/main.js"]
 
 # bots: the microblog mirror is read in headless Chromium (puppeteer-core never downloads a browser);
 # Nanum fonts so Korean text renders. The code passes --no-sandbox (no user namespaces in the pod).

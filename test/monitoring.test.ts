@@ -40,6 +40,9 @@ const alerts: Array<{ alert: string; expr: string; for?: string; annotations?: R
 const dashboard = JSON.parse(readFileSync(join(BASE, 'monitoring/dashboard.json'), 'utf8'));
 const panels: Any[] = dashboard.panels.filter((p: Any) => p.type !== 'row');
 
+/** The PrometheusRule annotation each overlay sets to its runbook base; its replacements copy it into every rule. */
+const RUNBOOK_BASE = 'schedule.example.com/runbook-base-url';
+
 /** Every expression with where it comes from. */
 const expressions: Array<{ where: string; expr: string }> = [
   ...alerts.map((a) => ({ where: `alert ${a.alert}`, expr: a.expr })),
@@ -67,8 +70,46 @@ test('the PrometheusRule has an alert for each thing the issue names, each with 
   const readme = readFileSync(join(BASE, '../README.md'), 'utf8');
   for (const a of alerts) {
     t.truthy(a.annotations?.summary, `${a.alert}: summary`);
-    t.is(a.annotations?.runbook, `k8s/README.md#${a.alert.toLowerCase()}`, `${a.alert}: runbook annotation`);
+    // Absolute (Alertmanager, PagerDuty and Slack show it as a link), the base from the overlay (k8s.test.ts).
+    t.is(a.annotations?.runbook_url, `${rule.metadata.annotations[RUNBOOK_BASE]}#${a.alert.toLowerCase()}`, `${a.alert}: runbook_url`);
+    t.regex(a.annotations?.runbook_url ?? '', /^https:\/\/[^/]+\/.+#[a-z0-9]+$/, `${a.alert}: an absolute link`);
+    t.is(a.annotations?.runbook, undefined, `${a.alert}: no relative runbook annotation left`);
     t.regex(readme, new RegExp(`^#+ ${a.alert}$`, 'm'), `${a.alert}: a section in k8s/README.md`);
+  }
+});
+
+/** The `by (...)` labels of every aggregation in an expression (null for `without`), in source order. */
+function aggregations(expr: string): Array<{ text: string; by: string[] | null }> {
+  const out: Array<{ text: string; by: string[] | null }> = [];
+  parser.parse(expr).iterate({
+    enter(node) {
+      if (node.name !== 'AggregateExpr') return;
+      const modifier = node.node.getChild('AggregateModifier');
+      const text = modifier ? expr.slice(modifier.from, modifier.to) : '';
+      const by = /^by\s*\(([^)]*)\)/i.exec(text);
+      out.push({ text: expr.slice(node.from, Math.min(node.to, node.from + 40)), by: /^without/i.test(text) ? null : by ? by[1]!.split(',').map((l) => l.trim()).filter(Boolean) : [] });
+    },
+  });
+  return out;
+}
+
+test('several environments: every alert keeps the namespace, every panel filters on the dashboard\'s namespace variable', (t) => {
+  for (const a of alerts) {
+    const found = aggregations(a.expr);
+    // An expression without aggregation keeps every label of its series, namespace included.
+    for (const agg of found) t.true(agg.by?.includes('namespace') ?? false, `${a.alert}: "${agg.text}..." aggregates away the namespace`);
+    t.regex(a.annotations?.description ?? '', /\{\{ \$labels\.namespace \}\}/, `${a.alert}: the description names the namespace`);
+  }
+  t.true(aggregations('sum(rate(x[5m]))').length === 1 && aggregations('sum(rate(x[5m]))')[0]!.by!.length === 0, 'the check sees an aggregation without by');
+  const variable = dashboard.templating.list.find((v: Any) => v.name === 'namespace');
+  t.is(variable?.type, 'query', 'a namespace variable');
+  t.regex(JSON.stringify(variable?.query), /label_values\(.*namespace\)/);
+  for (const p of panels) {
+    for (const target of p.targets) {
+      const selectors = [...String(target.expr).matchAll(/\b([a-z_:][a-z0-9_:]*)\{([^}]*)\}/g)];
+      t.true(selectors.length > 0, `panel "${p.title}": a selector`);
+      for (const [, metric, matchers] of selectors) t.regex(matchers!, /\bnamespace="\$namespace"/, `panel "${p.title}": ${metric} filtered on $namespace`);
+    }
   }
 });
 

@@ -1,4 +1,5 @@
-// Shared shape of the Piscina pools: one place sizes them, runs .ts workers and reports their load.
+// Shared shape of the Piscina pools: one place sizes them, runs their worker files (TypeScript
+// through tsx, or the compiled JavaScript of `npm run build`) and reports their load.
 import { Piscina } from 'piscina';
 import { cpuBudget } from '../shared/runtime/cpu-budget.ts';
 import { HttpError } from '../shared/errors.ts';
@@ -20,6 +21,16 @@ export interface WorkerPool<TTask, TResult> {
   run(task: TTask, transferList?: ArrayBuffer[]): Promise<TResult>;
   stats(): PoolStats;
   close(): Promise<void>;
+}
+
+/**
+ * Compiled (this module is dist/workers/pool.js, `npm run build`): the worker's `.js` twin beside it,
+ * run by plain Node. From source: the `.ts` file, loaded through tsx like the main thread.
+ */
+const COMPILED = import.meta.url.endsWith('.js');
+export function workerEntry(workerFile: URL, compiled = COMPILED): { filename: string; execArgv: string[] } {
+  if (!compiled) return { filename: workerFile.href, execArgv: ['--import', 'tsx'] };
+  return { filename: workerFile.href.replace(/\.ts$/, '.js'), execArgv: [] };
 }
 
 export function createWorkerPool<TTask, TResult>(
@@ -46,9 +57,7 @@ export function createWorkerPool<TTask, TResult>(
 ): WorkerPool<TTask, TResult> {
   const threads = Math.max(1, options.threads ?? cpuBudget());
   const piscina = new Piscina({
-    filename: workerFile.href,
-    // Workers load TypeScript through tsx, like the main thread.
-    execArgv: ['--import', 'tsx'],
+    ...workerEntry(workerFile),
     minThreads: Math.min(threads, options.minThreads ?? (options.lazy ? 0 : threads)),
     maxThreads: threads,
     // Bounded so that the last task in line still finishes within a client's patience.

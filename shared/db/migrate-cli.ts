@@ -1,5 +1,5 @@
-// `node --import tsx shared/db/migrate-cli.ts`: applies the migrations and exits (the Kubernetes
-// migration Job runs it before a rollout). Needs DATABASE_URL.
+// `node dist/shared/db/migrate-cli.js` (the image; from source `node --import tsx shared/db/migrate-cli.ts`):
+// applies the migrations and exits (the Kubernetes migration Job runs it before a rollout). Needs DATABASE_URL.
 import { ConfigError, loadConfig, reportConfigError } from '../runtime/config.ts';
 import { createLogger } from '../runtime/logger.ts';
 import { connectDatabase } from './database.ts';

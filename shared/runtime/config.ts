@@ -13,7 +13,11 @@ export interface Config {
   dataDir: string;
   databaseUrl: string | null;
   kafkaBrokers: string[] | null;
+  /** TLS and SASL towards the brokers (KAFKA_SSL, KAFKA_SSL_CA_FILE, KAFKA_SASL_*); both off by default. */
+  kafkaSecurity: KafkaSecurity;
   opensearchUrl: string | null;
+  /** OPENSEARCH_USERNAME / OPENSEARCH_PASSWORD: HTTP basic authentication of the OpenSearch client. */
+  opensearchAuth: { username: string; password: string } | null;
   /** null: generated once and kept in DATA_DIR (embedded default only). */
   jwtSecret: string | null;
   publicBaseUrl: string;
@@ -60,6 +64,14 @@ export interface Config {
   uploadBudgetBytes: number;
   /** OpenTelemetry traces over OTLP/HTTP; null (OTEL_EXPORTER_OTLP_ENDPOINT unset): no tracing at all. */
   tracing: { endpoint: string; serviceName: string } | null;
+}
+
+export const KAFKA_SASL_MECHANISMS = ['scram-sha-512', 'scram-sha-256', 'plain'] as const;
+
+export interface KafkaSecurity {
+  /** null: plaintext. caFile null: the system's CAs (and NODE_EXTRA_CA_CERTS). */
+  tls: { caFile: string | null } | null;
+  sasl: { mechanism: (typeof KAFKA_SASL_MECHANISMS)[number]; username: string; password: string } | null;
 }
 
 export class ConfigError extends Error {
@@ -127,6 +139,44 @@ function groupNames(env: Env): string[] {
   return names;
 }
 
+/** KAFKA_SSL / KAFKA_SSL_CA_FILE (TLS) and KAFKA_SASL_MECHANISM / _USERNAME / _PASSWORD (k8s/README.md, "Kafka"). */
+function kafkaSecurityOf(env: Env, brokersSet: boolean): KafkaSecurity {
+  const sslFlag = optional(env, 'KAFKA_SSL');
+  if (sslFlag !== null && !['true', 'false'].includes(sslFlag)) throw new ConfigError('KAFKA_SSL', `expected true or false, got "${sslFlag}"`);
+  const caFile = optional(env, 'KAFKA_SSL_CA_FILE');
+  if (caFile !== null && sslFlag === 'false') throw new ConfigError('KAFKA_SSL_CA_FILE', 'set, but KAFKA_SSL is false');
+  const tls = sslFlag === 'true' || caFile !== null ? { caFile: caFile === null ? null : resolve(caFile) } : null;
+  const username = optional(env, 'KAFKA_SASL_USERNAME');
+  const password = optional(env, 'KAFKA_SASL_PASSWORD');
+  const mechanismRaw = optional(env, 'KAFKA_SASL_MECHANISM');
+  if ((username === null) !== (password === null)) {
+    throw new ConfigError(username === null ? 'KAFKA_SASL_USERNAME' : 'KAFKA_SASL_PASSWORD', 'set both KAFKA_SASL_USERNAME and KAFKA_SASL_PASSWORD, or neither');
+  }
+  const mechanism = (mechanismRaw ?? 'scram-sha-512').toLowerCase();
+  if (!(KAFKA_SASL_MECHANISMS as readonly string[]).includes(mechanism)) {
+    throw new ConfigError('KAFKA_SASL_MECHANISM', `expected ${KAFKA_SASL_MECHANISMS.join(', ')}, got "${mechanismRaw}"`);
+  }
+  // PLAIN sends the password as it is: only inside TLS.
+  if (mechanism === 'plain' && username !== null && tls === null) throw new ConfigError('KAFKA_SASL_MECHANISM', 'plain sends the password in clear: set KAFKA_SSL=true as well');
+  const sasl = username !== null && password !== null ? { mechanism: mechanism as (typeof KAFKA_SASL_MECHANISMS)[number], username, password } : null;
+  if ((tls !== null || sasl !== null) && !brokersSet) throw new ConfigError('KAFKA_BROKERS', 'required when KAFKA_SSL or KAFKA_SASL_* is set');
+  return { tls, sasl };
+}
+
+/** OPENSEARCH_USERNAME / OPENSEARCH_PASSWORD, both or neither, never beside credentials inside OPENSEARCH_URL. */
+function opensearchAuthOf(env: Env, opensearchUrl: string | null): Config['opensearchAuth'] {
+  const username = optional(env, 'OPENSEARCH_USERNAME');
+  const password = optional(env, 'OPENSEARCH_PASSWORD');
+  if (username === null && password === null) return null;
+  if (username === null || password === null) {
+    throw new ConfigError(username === null ? 'OPENSEARCH_USERNAME' : 'OPENSEARCH_PASSWORD', 'set both OPENSEARCH_USERNAME and OPENSEARCH_PASSWORD, or neither');
+  }
+  if (opensearchUrl === null) throw new ConfigError('OPENSEARCH_URL', 'required when OPENSEARCH_USERNAME is set');
+  const parsed = new URL(opensearchUrl);
+  if (parsed.username || parsed.password) throw new ConfigError('OPENSEARCH_URL', 'carries credentials as well as OPENSEARCH_USERNAME: keep them in one place');
+  return { username, password };
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const port = integer(env, 'PORT', 3000, 0, 65535);
   const metricsPort = integer(env, 'METRICS_PORT', 9464, 0, 65535);
@@ -146,6 +196,10 @@ export function loadConfig(env: Env = process.env): Config {
   if (kafkaBrokers && !kafkaBrokers.every((broker) => /^[A-Za-z0-9.-]+:\d{1,5}$/.test(broker))) {
     throw new ConfigError('KAFKA_BROKERS', 'expected host:port[,host:port...]');
   }
+
+  const kafkaSecurity = kafkaSecurityOf(env, kafkaBrokers !== null);
+  const opensearchUrl = url(env, 'OPENSEARCH_URL', ['http:', 'https:']);
+  const opensearchAuth = opensearchAuthOf(env, opensearchUrl);
 
   const adminUsername = optional(env, 'ADMIN_USERNAME');
   const adminPassword = optional(env, 'ADMIN_PASSWORD');
@@ -187,7 +241,9 @@ export function loadConfig(env: Env = process.env): Config {
     dataDir: resolve(optional(env, 'DATA_DIR') ?? './data'),
     databaseUrl,
     kafkaBrokers,
-    opensearchUrl: url(env, 'OPENSEARCH_URL', ['http:', 'https:']),
+    kafkaSecurity,
+    opensearchUrl,
+    opensearchAuth,
     jwtSecret,
     publicBaseUrl: url(env, 'PUBLIC_BASE_URL', ['http:', 'https:']) ?? `http://localhost:${port}`,
     smtpUrl: url(env, 'SMTP_URL', ['smtp:', 'smtps:']),

@@ -9,6 +9,8 @@ export interface SearchIndexOptions {
   db: Db;
   /** From OPENSEARCH_URL; null selects the embedded engine. */
   opensearchUrl: string | null;
+  /** From OPENSEARCH_USERNAME / OPENSEARCH_PASSWORD: sent as HTTP basic authentication. */
+  opensearchAuth?: { username: string; password: string } | null;
   logger: Logger;
   /** Query words (particles stripped, unspaced input split); both engines use the same words. */
   analyze?: QueryAnalyzer;
@@ -38,7 +40,7 @@ export async function createSearchIndex(options: SearchIndexOptions): Promise<Se
   }
   const { Client } = await import('@opensearch-project/opensearch');
   const { OpenSearchSearchIndex } = await import('./opensearch.ts');
-  const client = new Client({ node: options.opensearchUrl });
+  const client = new Client({ node: options.opensearchUrl, ...(options.opensearchAuth ? { auth: { ...options.opensearchAuth } } : {}) });
   const index = new OpenSearchSearchIndex({
     client,
     alias: options.opensearchAlias ?? DEFAULT_OPENSEARCH_ALIAS,

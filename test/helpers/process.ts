@@ -13,12 +13,19 @@ export const ADMIN = { username: 'admin', password: 'admin-password-1' };
  * Node's arguments in `npm start` (package.json), which the Dockerfile's CMD repeats: tests and
  * benchmarks start the service exactly as a user and the container do, V8 heap options included.
  */
-export const START_ARGS: readonly string[] = (() => {
-  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { scripts: { start: string } };
-  const [command, ...args] = pkg.scripts.start.split(/\s+/);
-  if (command !== 'node') throw new Error(`npm start runs ${command}, not node`);
+function nodeArgsOf(script: 'start' | 'start:compiled'): readonly string[] {
+  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { scripts: Record<string, string> };
+  const [command, ...args] = (pkg.scripts[script] ?? '').split(/\s+/);
+  if (command !== 'node') throw new Error(`npm run ${script} runs ${command}, not node`);
   return args;
-})();
+}
+export const START_ARGS: readonly string[] = nodeArgsOf('start');
+
+/**
+ * `npm run start:compiled`: the same V8 options on the JavaScript `npm run build` writes to dist/;
+ * the image's CMD repeats it.
+ */
+export const COMPILED_START_ARGS: readonly string[] = nodeArgsOf('start:compiled');
 
 export interface ServiceProcess {
   child: ChildProcess;
@@ -74,12 +81,15 @@ export interface SpawnOptions {
   detached?: boolean;
   /** A cgroup folder to start the process in: it joins before node starts (`cgroup.procs`). */
   cgroup?: string;
+  /** Run the compiled JavaScript (`npm run start:compiled`, dist/ built first) instead of `npm start`. */
+  compiled?: boolean;
 }
 
 export function spawnService(env: Record<string, string>, options: SpawnOptions = {}) {
+  const nodeArgs = options.compiled ? COMPILED_START_ARGS : START_ARGS;
   const [command, args] = options.cgroup === undefined
-    ? [process.execPath, START_ARGS]
-    : ['/bin/sh', ['-c', 'echo $$ > "$0/cgroup.procs" && exec "$@"', options.cgroup, process.execPath, ...START_ARGS]];
+    ? [process.execPath, nodeArgs]
+    : ['/bin/sh', ['-c', 'echo $$ > "$0/cgroup.procs" && exec "$@"', options.cgroup, process.execPath, ...nodeArgs]];
   const child = spawn(command, args, {
     // DATABASE_URL empty: the embedded default even when the run itself uses an outside cluster.
     env: { ...process.env, DATABASE_URL: '', JWT_SECRET: '', LOG_LEVEL: 'info', METRICS_PORT: '0', ...env },
