@@ -35,7 +35,7 @@ export interface AnalysisPoolOptions {
 const SUGGESTION_TTL_MS = 5_000;
 const SUGGESTION_CACHE_ENTRIES = 5_000;
 
-/** Defaults of the configuration (shared/config.ts), for benchmarks and tests that build a pool alone. */
+/** Defaults of the configuration (shared/runtime/config.ts), for benchmarks and tests that build a pool alone. */
 const DEFAULT_TIMEOUTS = { connectMs: 5_000, queryMs: 5_000 };
 const DEFAULT_SAVED_SEARCHES: SuggestedSearchRules = { retentionDays: 30, minAddresses: 3 };
 

@@ -72,7 +72,7 @@ const WRITE_BATCH = 500;
 export const DOCUMENT_FORMAT = 6;
 /**
  * Totals are counted exactly up to this many matches; a query matching more reports this number
- * with `hasMore` (the OpenAPI description and README say so), and its pages are still in exact
+ * with `hasMore` (the OpenAPI description and docs/search.md say so), and its pages are still in exact
  * rank order.
  */
 export const SEARCH_TOTAL_CAP = 1000;
