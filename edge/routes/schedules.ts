@@ -51,7 +51,7 @@ export function scheduleRoutes(s: Services): Route[] {
   async function buildMonth(year: number, month: number): Promise<string> {
     const from = `${year}-${pad2(month)}-01`;
     const to = month === 12 ? `${year + 1}-01-01` : `${year}-${pad2(month + 1)}-01`;
-    const [items, birthdays, allCategories] = await Promise.all([schedulesBetween(s.db, from, to), birthdaysInMonth(s.db, month), loadCategories()]);
+    const [items, birthdays, allCategories] = await Promise.all([schedulesBetween(s.db, from, to), birthdaysInMonth(s.db, year, month), loadCategories()]);
     const birthdayCategory = allCategories.find((category) => category.id === BIRTHDAY_CATEGORY_ID);
     const category = { id: BIRTHDAY_CATEGORY_ID, name: birthdayCategory?.name ?? '생일', color: birthdayCategory?.color ?? '#ec4899' };
     const birthdayItems: ScheduleItem[] = birthdays.map((member) => ({
