@@ -22,6 +22,7 @@ import { ErrorResponse, SuccessResponse } from '../../schemas/common.ts';
 import { IdResponse } from '../../schemas/events.ts';
 import { compile } from '../../schemas/validate.ts';
 import { CircuitOpenError } from '../../shared/circuit-breaker.ts';
+import { SingleFlight } from '../../shared/single-flight.ts';
 import { writePostSchedule, writeVideoSchedule, type PostCollected, type VideoCollected } from '../../shared/collected.ts';
 import { logActivity } from '../../shared/db/repositories/activity-log.ts';
 import {
@@ -111,18 +112,20 @@ export function botRoutes(s: Services): Route[] {
     return reply({ success: true, status: updated.status });
   };
 
+  const fullPasses = new SingleFlight<Awaited<ReturnType<typeof runBotPass>>>();
   async function syncAll(ctx: Context) {
     const id = ctx.params.id!;
     const bot = BOT_ID.test(id) ? await botById(s.db, id) : null;
     if (!bot) throw botNotFound();
     // Background work, not part of the request: a client that disconnects (or times out on a large
     // channel) does not stop the pass, shutdown waits for it, and the bot list shows its progress.
-    const pass = (async () => {
+    // A call while this bot's full pass runs joins it: the platform's quota is read once.
+    const { result: pass, joined } = fullPasses.run(id, async () => {
       const result = await runBotPass(deps, bot, { full: true });
       await logActivity(s.db, { actor: 'admin', action: 'update', category: 'bot', targetType: 'bot', targetId: id, summary: `봇 '${bot.name}' 전체 동기화: ${result.added}건 추가` });
       return result;
-    })();
-    s.background.run(`sync-all ${id}`, () => pass.catch(() => undefined)); // failures are recorded and logged by runBotPass
+    });
+    if (!joined) s.background.run(`sync-all ${id}`, () => pass.catch(() => undefined)); // failures are recorded and logged by runBotPass
     const result = await pass.catch(platformFailure);
     return reply({ success: true, added: result.added, total: result.total });
   }
@@ -273,7 +276,7 @@ export function botRoutes(s: Services): Route[] {
       doc: {
         summary: 'Full synchronisation: every page of the channel or timeline',
         tags: bots,
-        description: 'Runs in the request. Items that pass the filter and have no schedule yet are handed to the schedule writer (`added`); `total` counts the items that pass the filter. Idempotent: a second run adds 0 once the first is stored. Quota exhausted → 503 and the quota warning set; other platform failures → 502 (504 on timeout), and the bot shows the error.',
+        description: 'Runs in the request. A call while a full pass of the same bot runs (started by this edge process) joins it: it answers when that pass ends, with the same result, and reads the platform no further. Items that pass the filter and have no schedule yet are handed to the schedule writer (`added`); `total` counts the items that pass the filter. Idempotent: a second run adds 0 once the first is stored. Quota exhausted → 503 and the quota warning set; other platform failures → 502 (504 on timeout), and the bot shows the error.',
         responses: { 200: SyncAllResponse, 404: ErrorResponse, 502: ErrorResponse, 503: ErrorResponse, 504: ErrorResponse },
       },
     },
