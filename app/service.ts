@@ -48,7 +48,7 @@ import { EMBEDDED_DATABASE } from '../shared/db/embedded-running.ts';
 import { startMailDelivery, type MailDelivery } from '../shared/mail-queue.ts';
 import { OutageLog } from '../edge/outage-log.ts';
 import { migrate } from '../shared/db/migrate.ts';
-import { upsertAdmin } from '../shared/db/repositories/admin-users.ts';
+import { ensureAdmin } from '../shared/accounts/admin-account.ts';
 import { createLogger, type Logger } from '../shared/runtime/logger.ts';
 import { Readiness } from '../shared/runtime/readiness.ts';
 import { startTracing } from '../shared/runtime/tracing.ts';
@@ -210,10 +210,7 @@ export async function startService(config: Config, options: ServiceOptions = {})
       const empty = await database.db.one<{ empty: boolean }>('SELECT NOT EXISTS (SELECT 1 FROM members) AND NOT EXISTS (SELECT 1 FROM schedules) AS empty');
       if (empty.empty) logger.info('the database is empty: run `npm run seed:demo` (this server may keep running) to load the demo data set (데모 데이터)');
     }
-    if (config.admin) {
-      const id = await upsertAdmin(database.db, config.admin.username, await passwords.hash(config.admin.password.normalize('NFC')));
-      logger.info({ adminId: id }, 'administrator account ensured from ADMIN_USERNAME');
-    }
+    if (config.admin) await ensureAdmin(database.db, passwords, config.admin, logger);
 
     // bots: a bad BOTS_CONFIG stops the start before anything else runs.
     const botDefinitions = config.roles.has('bots') ? await loadBotDefinitions(config.botsConfigPath) : null;
@@ -296,7 +293,7 @@ export async function startService(config: Config, options: ServiceOptions = {})
         throw portInUse(config.port); // the exclusive listen failed: another process took PORT meanwhile
       });
       try {
-        metricsServer = await startMetricsServer(metrics, config.metricsPort, logger);
+        metricsServer = await startMetricsServer(metrics, config.metricsPort, logger, config.metricsHost);
       } catch (error) {
         edge.stopListening();
         edge.closeConnections();

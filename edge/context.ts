@@ -132,7 +132,7 @@ export class Context {
   /** The matched route's path pattern, for logs and metrics. */
   routePath = '';
   /** Filled by the administrator authentication step. */
-  admin: { id: number; username: string } | null = null;
+  admin: { id: number; username: string; tokenVersion: number } | null = null;
   /** Called when the client goes away (a file being streamed stops). */
   onAbort: (() => void) | null = null;
   private parsedQuery: URLSearchParams | null = null;

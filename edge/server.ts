@@ -11,6 +11,8 @@ import { tracing } from '../shared/runtime/tracing.ts';
 import { COMPRESS_MIN_BYTES, preferredEncoding, VariantCache, type Encoding, type Variants } from '../shared/cache/compression.ts';
 import { BodyReader, BODY_HEADERS, CACHEABLE_HEADERS, CAPTURED_HEADERS, Context, type HeaderName, type Reply } from './context.ts';
 import { pipeToResponse, planFile, pumpToResponse } from './file-response.ts';
+import { conflictingFraming, FRAMING_ERROR, refuseFraming } from './framing.ts';
+import { allLines } from './header-lines.ts';
 import { endRequestSpan, inRequestSpan, startRequestSpan } from './request-tracing.ts';
 import { requestIdOf, requestIdValue, type RequestId } from './request-id.ts';
 import type { Method, Route, Router } from './router.ts';
@@ -46,6 +48,9 @@ const CORS_ALLOW_HEADERS = 'Authorization, Content-Type, If-None-Match, X-Reques
 const CORS_EXPOSE_HEADERS = 'ETag, X-Request-Id, Retry-After';
 const CORS_FILE_EXPOSE_HEADERS = 'ETag, X-Request-Id, Content-Range, Accept-Ranges, Content-Length';
 const JSON_TYPE = 'application/json; charset=utf-8';
+const WWW_AUTHENTICATE = Object.freeze({ 'WWW-Authenticate': 'Bearer' });
+const FRAMING_BODY = JSON.stringify({ error: FRAMING_ERROR });
+const FRAMING_HEADERS = [['Content-Type', JSON_TYPE], ['X-Content-Type-Options', 'nosniff'], ['Access-Control-Allow-Origin', '*']] as const;
 
 /**
  * Status lines, header names and fixed header values handed to uWS as bytes: uWS copies every
@@ -95,10 +100,11 @@ function headerLines(first: string, lines: Array<readonly [string, string]>): Bu
   return /^[\x20-\x7e]*(\r\n[\x20-\x7e]+)*$/.test(text) ? asBytes(text) : null;
 }
 /**
- * `*` for Access-Control-Allow-Origin, then the exposed headers: the lines every answer carries
- * (then `more`, for a cacheable representation's).
+ * `*` for Access-Control-Allow-Origin, the exposed headers and `nosniff` (no browser reads a JSON
+ * answer or a stored file as another type): the lines every answer carries (then `more`, for a
+ * cacheable representation's). Made once, so nosniff costs no call per answer.
  */
-const corsLines = (expose: string, more: Record<string, string> = {}) => headerLines('*', [['Access-Control-Expose-Headers', expose], ...Object.entries(more)]);
+const corsLines = (expose: string, more: Record<string, string> = {}) => headerLines('*', [['Access-Control-Expose-Headers', expose], ['X-Content-Type-Options', 'nosniff'], ...Object.entries(more)]);
 const CORS_LINES = corsLines(CORS_EXPOSE_HEADERS)!;
 const CORS_FILE_LINES = corsLines(CORS_FILE_EXPOSE_HEADERS)!;
 
@@ -238,7 +244,8 @@ export function startEdge(router: Router, hooks: EdgeHooks, logger: Logger, port
   const bodyHeaders = named(BODY_HEADERS);
   const capture = (req: uWS.HttpRequest, names: ReadonlyArray<readonly [HeaderName, Buffer]>, headers: Partial<Record<HeaderName, string>>) => {
     for (const [name, key] of names) {
-      const value = req.getHeader(key);
+      // X-Forwarded-For: a proxy may add its own line after the client's (HAProxy's `option forwardfor`).
+      const value = name === 'x-forwarded-for' ? allLines(req, name) : req.getHeader(key);
       if (value !== '') headers[name] = value;
     }
     return headers;
@@ -305,7 +312,9 @@ export function startEdge(router: Router, hooks: EdgeHooks, logger: Logger, port
       error = insufficientStorage();
     }
     if (error instanceof HttpError) {
-      write(res, ctx, route, startedAt, error.status, { 'Content-Type': JSON_TYPE, ...error.headers }, JSON.stringify({ error: error.message }));
+      // RFC 9110 §15.5.2: a 401 names the scheme that would be accepted.
+      const challenge = error.status === 401 ? WWW_AUTHENTICATE : null;
+      write(res, ctx, route, startedAt, error.status, { 'Content-Type': JSON_TYPE, ...challenge, ...error.headers }, JSON.stringify({ error: error.message }));
       return;
     }
     logger.error({ err: error, requestId: ctx.requestId, route: route?.path }, 'unexpected error');
@@ -574,6 +583,12 @@ export function startEdge(router: Router, hooks: EdgeHooks, logger: Logger, port
   };
 
   const onRequest = (res: uWS.HttpResponse, req: uWS.HttpRequest, method: string) => {
+    // RFC 9112 §6.3: conflicting framing is refused before routing, and the connection closed.
+    if (conflictingFraming(req)) {
+      refuseFraming(res, FRAMING_BODY, FRAMING_HEADERS);
+      hooks.observe?.('unmatched', method, 400, 0);
+      return;
+    }
     synchronous = true;
     try {
       const ctx = handle(res, req, method);

@@ -18,6 +18,8 @@ export interface UserClaims {
 export interface AdminClaims {
   id: number;
   username: string;
+  /** The administrator's token_version when signed (admin_users, migration 021); 0 in older tokens. */
+  version: number;
   iat: number;
   exp: number;
 }
@@ -49,9 +51,9 @@ export class Tokens {
     });
   }
 
-  signAdmin(claims: { id: number; username: string }): string {
+  signAdmin(claims: { id: number; username: string; version: number }): string {
     const iat = this.nowSeconds();
-    return jwt.sign({ id: claims.id, username: claims.username, iat, exp: iat + ADMIN_TOKEN_LIFETIME_S }, this.key, {
+    return jwt.sign({ id: claims.id, username: claims.username, ver: claims.version, iat, exp: iat + ADMIN_TOKEN_LIFETIME_S }, this.key, {
       algorithm: 'HS256',
       audience: 'admin',
     });
@@ -76,8 +78,8 @@ export class Tokens {
 
   verifyAdmin(token: string): AdminClaims | null {
     const p = this.verify(token, 'admin');
-    if (!p || !Number.isInteger(p.id) || typeof p.username !== 'string') return null;
-    return { id: p.id, username: p.username, iat: p.iat ?? 0, exp: p.exp! };
+    if (!p || !Number.isInteger(p.id) || typeof p.username !== 'string' || !(p.ver === undefined || Number.isInteger(p.ver))) return null;
+    return { id: p.id, username: p.username, version: p.ver ?? 0, iat: p.iat ?? 0, exp: p.exp! };
   }
 
   secondsLeft(claims: { exp: number }): number {

@@ -154,6 +154,7 @@ test('a cacheable answer carries each header once, the same lines at every answe
     const expected = [
       'Access-Control-Allow-Origin: *',
       'Access-Control-Expose-Headers: ETag, X-Request-Id, Retry-After',
+      'X-Content-Type-Options: nosniff',
       'Content-Type: application/json; charset=utf-8',
       `Cache-Control: ${plain.headers['cache-control']}`,
       ...representation,

@@ -15,16 +15,20 @@ import {
 import { badRequest, conflict, forbidden, HttpError, unauthorized } from '../../shared/errors.ts';
 import type { Services } from '../../shared/services.ts';
 import { bearerToken } from '../bearer.ts';
+import { clientKey } from '../client-key.ts';
 import { reply, type Context } from '../context.ts';
 import type { Route } from '../router.ts';
 import { checkPassword, readLoginBody } from './login-lockout.ts';
 import { registerAccount } from '../../shared/accounts/registration.ts';
+import { canonicalEmail, EmailAddressError, lookupEmail } from '../../shared/accounts/email-address.ts';
 
 const REFRESH_WINDOW_S = 7 * 24 * 3600;
 const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const registerBody = compile(RegisterBody);
 const loginBody = compile(LoginBody);
+/** An answer that carries a token is kept by no cache (RFC 9111 §5.2.2.5). */
+export const NO_STORE: Readonly<Record<string, string>> = Object.freeze({ 'Cache-Control': 'no-store' });
 
 const isBlank = (value: unknown) => value === undefined || value === null || value === '';
 const asRecord = (body: unknown): Record<string, unknown> => {
@@ -34,6 +38,18 @@ const asRecord = (body: unknown): Record<string, unknown> => {
 };
 const nfc = (value: unknown) => (typeof value === 'string' ? value.normalize('NFC') : value);
 
+/** The address as stored (shared/accounts/email-address.ts), or 400. */
+function storedEmail(address: string): string {
+  try {
+    return canonicalEmail(address);
+  } catch (error) {
+    if (!(error instanceof EmailAddressError)) throw error;
+    throw badRequest(error.problem === 'invisible'
+      ? '이메일 주소에 보이지 않는 문자(폭 없는 공백 등)를 쓸 수 없습니다.'
+      : '이메일 주소의 도메인이 올바르지 않습니다.');
+  }
+}
+
 async function register(s: Services, ctx: Context) {
   const body = asRecord(await ctx.json());
   // R0: either field missing or empty.
@@ -41,10 +57,11 @@ async function register(s: Services, ctx: Context) {
   // NFC before the checks and uniqueness: 'é' typed as one or two code points is one address.
   const input = { ...body, email: nfc(body.email), password: nfc(body.password) };
   // R1 (e-mail pattern) and R2 (8 characters) are the schema's pattern and minLength, checked in that order.
-  const { email, password } = registerBody.parse(input);
+  const { email: written, password } = registerBody.parse(input);
+  const email = storedEmail(written);
   if (Buffer.byteLength(password, 'utf8') > MAX_PASSWORD_BYTES) throw badRequest(`비밀번호는 UTF-8 기준 ${MAX_PASSWORD_BYTES}바이트 이하여야 합니다.`);
   // Per client address at most REGISTER_LIMIT_PER_HOUR well-formed registrations (docs/security.md).
-  const retryAfterMs = await takeRegistration(s.db, ctx.ip, new Date(s.clock.now()), s.config.registerLimitPerHour);
+  const retryAfterMs = await takeRegistration(s.db, clientKey(ctx.ip), new Date(s.clock.now()), s.config.registerLimitPerHour);
   if (retryAfterMs > 0) {
     throw new HttpError(429, `이 주소에서 가입 요청이 너무 많습니다. ${Math.ceil(retryAfterMs / 60_000)}분 후에 다시 시도해 주세요.`, { 'Retry-After': String(Math.ceil(retryAfterMs / 1000)) });
   }
@@ -62,6 +79,8 @@ async function verify(s: Services, ctx: Context) {
   if (user.verify_expires && user.verify_expires.getTime() < s.clock.now()) {
     throw badRequest('인증 링크가 만료되었습니다. 다시 가입해 주세요.'); // rule 3
   }
+  // HEAD answers as GET would but changes nothing: mail scanners probe links with HEAD.
+  if (ctx.method === 'head') return reply({ success: true, message: '이메일 인증이 완료되었습니다. 이제 로그인할 수 있습니다.' });
   if (!(await markVerified(s.db, user.id, token.toLowerCase()))) throw invalid();
   s.logger.info({ userId: user.id }, 'e-mail verified');
   return reply({ success: true, message: '이메일 인증이 완료되었습니다. 이제 로그인할 수 있습니다.' }); // rule 4
@@ -69,12 +88,13 @@ async function verify(s: Services, ctx: Context) {
 
 async function login(s: Services, ctx: Context) {
   // Step 1 (a locked IP gets 429 before anything else) is kept by readLoginBody and checkPassword.
-  const { email, password } = await readLoginBody(s, 'user', ctx.ip, async () => {
+  const { email: written, password } = await readLoginBody(s, 'user', ctx.ip, async () => {
     const body = asRecord(await ctx.json());
     // Step 2: either field missing.
     if (isBlank(body.email) || isBlank(body.password)) throw badRequest('이메일과 비밀번호를 모두 입력해 주세요.');
     return loginBody.parse({ ...body, email: nfc(body.email), password: nfc(body.password) });
   });
+  const email = lookupEmail(written);
   // Steps 3 and 4: one failure slot of the address is taken before the comparison (atomic lockout).
   const check = await checkPassword<UserRow>(s, 'user', ctx.ip, userByEmail(email), (user) => user.password, password);
   if (!check.matched) throw unauthorized('이메일 또는 비밀번호가 올바르지 않습니다.');
@@ -85,7 +105,7 @@ async function login(s: Services, ctx: Context) {
   }
   await check.succeed(); // step 6
   const token = s.tokens.signUser({ id: user.id, email: user.email, isAdmin: user.is_admin });
-  return reply({ success: true, token, user: toPublicUser(user) });
+  return { json: { success: true, token, user: toPublicUser(user) }, headers: NO_STORE };
 }
 
 async function me(s: Services, ctx: Context) {
@@ -102,8 +122,8 @@ async function refresh(s: Services, ctx: Context) {
   const claims = s.tokens.verifyUser(token);
   if (!claims) throw unauthorized('유효하지 않거나 만료된 토큰입니다.');
   if (!(await findUserById(s.db, claims.id))) throw unauthorized('존재하지 않는 사용자입니다.');
-  if (s.tokens.secondsLeft(claims) >= REFRESH_WINDOW_S) return reply({ refreshed: false });
-  return reply({ refreshed: true, token: s.tokens.signUser({ id: claims.id, email: claims.email, isAdmin: claims.isAdmin }) });
+  if (s.tokens.secondsLeft(claims) >= REFRESH_WINDOW_S) return { json: { refreshed: false }, headers: NO_STORE };
+  return { json: { refreshed: true, token: s.tokens.signUser({ id: claims.id, email: claims.email, isAdmin: claims.isAdmin }) }, headers: NO_STORE };
 }
 
 async function remove(s: Services, ctx: Context) {
@@ -123,11 +143,11 @@ export function accountRoutes(s: Services): Route[] {
   return [
     {
       method: 'post', path: '/auth/register', handler: (ctx) => register(s, ctx), bodyLimit: 16 * 1024,
-      doc: { summary: 'Register an account', tags, body: RegisterBody, description: 'R0 missing/empty → 400, R1 e-mail pattern → 400 (a bare mailbox only: no , < > ( ) : ; " [ ] \\, whitespace or control characters; NFC-normalised), R2 password under 8 characters → 400, password over 72 UTF-8 bytes → 400, more than REGISTER_LIMIT_PER_HOUR (default 20) registrations from the client address in an hour → 429 with Retry-After, R3 e-mail registered → 409 (an unverified account whose link expired is replaced). Sends the verification e-mail.', responses: { 200: SuccessMessageResponse, 400: ErrorResponse, 409: ErrorResponse, 413: ErrorResponse, 429: ErrorResponse } },
+      doc: { summary: 'Register an account', tags, body: RegisterBody, description: 'R0 missing/empty → 400, R1 e-mail pattern → 400 (a bare mailbox only: no , < > ( ) : ; " [ ] \\, whitespace or control characters; NFC-normalised); an invisible format character (zero-width space, joiner, BOM, soft hyphen) → 400; the domain is stored in its ASCII form by the IDNA/UTS #46 mapping (`a@ＥＸＡＭＰＬＥ.org` is `a@example.org`, as the mail is delivered), no such form → 400; R2 password under 8 characters → 400, password over 72 UTF-8 bytes → 400, more than REGISTER_LIMIT_PER_HOUR (default 20) registrations from the client address (an IPv6 client: its /64) in an hour → 429 with Retry-After, R3 e-mail registered → 409 (an unverified account whose link expired is replaced). Sends the verification e-mail.', responses: { 200: SuccessMessageResponse, 400: ErrorResponse, 409: ErrorResponse, 413: ErrorResponse, 429: ErrorResponse } },
     },
     {
       method: 'get', path: '/auth/verify/:token', handler: (ctx) => verify(s, ctx),
-      doc: { summary: 'Verify an e-mail address', tags, responses: { 200: SuccessMessageResponse, 400: ErrorResponse } },
+      doc: { summary: 'Verify an e-mail address', tags, description: 'HEAD answers with the status GET would give but verifies nothing (link scanners probe with HEAD).', responses: { 200: SuccessMessageResponse, 400: ErrorResponse } },
     },
     {
       method: 'post', path: '/auth/login', handler: (ctx) => login(s, ctx), bodyLimit: 16 * 1024,

@@ -9,6 +9,7 @@ import type { Services } from '../../shared/services.ts';
 import { bearerToken } from '../bearer.ts';
 import { reply, type Context } from '../context.ts';
 import type { Route } from '../router.ts';
+import { NO_STORE } from './account.ts';
 import { checkPassword, readLoginBody } from './login-lockout.ts';
 
 const loginBody = compile(AdminLoginBody);
@@ -20,13 +21,15 @@ export function adminAuthenticator(s: Services) {
     if (!token) throw unauthorized('관리자 인증이 필요합니다.');
     const claims = s.tokens.verifyAdmin(token);
     if (!claims) throw unauthorized('유효하지 않거나 만료된 관리자 토큰입니다.');
-    ctx.admin = { id: claims.id, username: claims.username };
+    ctx.admin = { id: claims.id, username: claims.username, tokenVersion: claims.version };
   };
 }
 
 /**
- * Administrator routes also check that the token's administrator still exists in admin_users (a
- * removed administrator's token is 401 at once, not after its 24 hours). The token check itself
+ * Administrator routes also check that the token's administrator still exists in admin_users, is
+ * not disabled, and that the token carries its current token_version (raised by a password change,
+ * a disable or a revoke): such a token is 401 at once, not after its 24 hours. The row is read by a
+ * prepared statement on the primary key, as it was before versions existed. The token check itself
  * runs synchronously in the edge (adminAuthenticator); this one needs the database, so it wraps
  * the handler.
  */
@@ -37,7 +40,8 @@ export function requireExistingAdmin(s: Services, routes: Route[]): Route[] {
     return {
       ...route,
       handler: async (ctx: Context) => {
-        if (!ctx.admin || !(await findAdminById(s.db, ctx.admin.id))) throw unauthorized('유효하지 않거나 만료된 관리자 토큰입니다.');
+        const admin = ctx.admin ? await findAdminById(s.db, ctx.admin.id) : null;
+        if (!admin || admin.disabled || admin.token_version !== ctx.admin!.tokenVersion) throw unauthorized('유효하지 않거나 만료된 관리자 토큰입니다.');
         return handler(ctx);
       },
     };
@@ -55,7 +59,7 @@ export function adminAuthRoutes(s: Services): Route[] {
     if (!check.matched) throw unauthorized('아이디 또는 비밀번호가 올바르지 않습니다.');
     await check.succeed();
     const user = { id: check.account.id, username: check.account.username };
-    return reply({ token: s.tokens.signAdmin(user), user });
+    return { json: { token: s.tokens.signAdmin({ ...user, version: check.account.token_version }), user }, headers: NO_STORE };
   }
 
   const tags = ['admin-auth'];
@@ -65,7 +69,7 @@ export function adminAuthRoutes(s: Services): Route[] {
       doc: { summary: 'Administrator login (token: HS256, audience admin, 24 hours)', tags, body: AdminLoginBody, description: 'Missing field → 400; unknown user or wrong password → 401 (one message); per-IP lockout as /auth/login, counted separately → 429.', responses: { 200: AdminLoginResponse, 400: ErrorResponse, 401: ErrorResponse, 429: ErrorResponse } },
     },
     {
-      method: 'get', path: '/api/auth/verify', handler: (ctx) => reply({ valid: true, user: ctx.admin }), auth: 'admin',
+      method: 'get', path: '/api/auth/verify', handler: (ctx) => reply({ valid: true, user: { id: ctx.admin!.id, username: ctx.admin!.username } }), auth: 'admin',
       doc: { summary: 'Check an administrator token', tags, responses: { 200: AdminVerifyResponse, 401: ErrorResponse } },
     },
   ];

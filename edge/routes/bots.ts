@@ -179,7 +179,7 @@ export function botRoutes(s: Services): Route[] {
       doc: {
         summary: 'Full synchronisation: every page of the channel or timeline',
         tags: bots,
-        description: 'Runs in the request. Items that pass the filter and have no schedule yet are handed to the schedule writer (`added`); `total` counts the items that pass the filter. Idempotent: a second run adds 0 once the first is stored. Quota exhausted → 503 and the quota warning set; other platform failures → 502 (504 on timeout), and the bot shows the error.',
+        description: 'Runs in the request. A call while a full pass of the same bot runs (started by this edge process) joins it: it answers when that pass ends, with the same result, and reads the platform no further. Items that pass the filter and have no schedule yet are handed to the schedule writer (`added`); `total` counts the items that pass the filter. Idempotent: a second run adds 0 once the first is stored. Quota exhausted → 503 and the quota warning set; other platform failures → 502 (504 on timeout), and the bot shows the error.',
         responses: { 200: SyncAllResponse, 404: ErrorResponse, 502: ErrorResponse, 503: ErrorResponse, 504: ErrorResponse },
       },
     },

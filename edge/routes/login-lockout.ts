@@ -13,6 +13,7 @@ import {
   type LoginScope,
 } from '../../shared/db/repositories/login-attempts.ts';
 import { HttpError } from '../../shared/errors.ts';
+import { clientKey } from '../client-key.ts';
 import type { Services } from '../../shared/services.ts';
 import { PRIORITY_ACCOUNT, PRIORITY_UNKNOWN_ACCOUNT } from '../../workers/password-hasher.ts';
 
@@ -32,7 +33,8 @@ export const DUMMY_HASH = '$2b$10$ZemMaJ0cxrw342bT8jg3iuYARJUp3a0lFfKt68S35z4iPa
  * (400, 413) first asks whether the address is locked. A valid body's address is checked by
  * checkPassword, in the statement that takes its slot: one round trip fewer for every login.
  */
-export async function readLoginBody<T>(s: Services, scope: LoginScope, ip: string, parse: () => Promise<T>): Promise<T> {
+export async function readLoginBody<T>(s: Services, scope: LoginScope, address: string, parse: () => Promise<T>): Promise<T> {
+  const ip = clientKey(address); // an IPv6 client is its /64
   try {
     return await parse();
   } catch (error) {
@@ -61,11 +63,12 @@ export type PasswordCheck<A> =
 export async function checkPassword<A extends { id: number }>(
   s: Services,
   scope: LoginScope,
-  ip: string,
+  address: string,
   lookup: AccountQuery,
   hashOf: (account: A) => string,
   password: string,
 ): Promise<PasswordCheck<A>> {
+  const ip = clientKey(address); // an IPv6 client is its /64
   const now = () => new Date(s.clock.now());
   const { lockedMs, account, delayMs } = await openAttempt<A>(s.db, scope, ip, now(), lookup);
   if (lockedMs > 0) throw lockedError(lockedMs);

@@ -15,7 +15,7 @@ import { reply, type Context, type Reply } from '../context.ts';
 import { intQuery, parseId } from '../params.ts';
 import type { Route } from '../router.ts';
 import { strongEtag } from '../server.ts';
-import { SingleFlight } from '../../shared/cache/single-flight.ts';
+import { SingleFlight } from '../../shared/runtime/single-flight.ts';
 import type { CachedMonth } from '../../shared/cache/monthly-cache.ts';
 import { queryBudget } from './suggestions.ts';
 
@@ -56,13 +56,14 @@ export function scheduleRoutes(s: Services): Route[] {
 
   async function fillMonth(year: number, month: number): Promise<Reply> {
     const version = s.monthlyCache.version(year, month);
-    const entry = await builds.run(year * 100 + month, version, async () => {
+    const { result } = builds.run(year * 100 + month, async () => {
       const body = Buffer.from(JSON.stringify({ year, month, schedules: await monthSchedules(s.db, loadCategories, year, month) }));
       const etag = strongEtag(body);
       const built = { body, etag, variants: await compressVariants(body, etag) };
       s.monthlyCache.set(year, month, built, version);
       return built;
-    });
+    }, version);
+    const entry = await result;
     return { raw: entry.body, etag: entry.etag, variants: entry.variants, contentType: JSON_TYPE };
   }
 

@@ -1,5 +1,6 @@
 // Configuration from the environment, validated once at start (ARCHITECTURE.md, "Configuration").
 // A bad value throws ConfigError naming the variable; the entry point prints that one line and exits.
+import { isIP } from 'node:net';
 import { resolve } from 'node:path';
 
 export const ROLES = ['edge', 'actors', 'bots'] as const;
@@ -9,6 +10,8 @@ export interface Config {
   port: number;
   /** Prometheus /metrics, apart from the API port (0: any free port, for tests). */
   metricsPort: number;
+  /** Address the metrics listener binds (METRICS_HOST): every interface by default, as Kubernetes scrapes the pod address. */
+  metricsHost: string;
   roles: Set<Role>;
   dataDir: string;
   databaseUrl: string | null;
@@ -181,6 +184,8 @@ export function loadConfig(env: Env = process.env): Config {
   const port = integer(env, 'PORT', 3000, 0, 65535);
   const metricsPort = integer(env, 'METRICS_PORT', 9464, 0, 65535);
   if (metricsPort !== 0 && metricsPort === port) throw new ConfigError('METRICS_PORT', `must differ from PORT (${port})`);
+  const metricsHost = optional(env, 'METRICS_HOST') ?? '0.0.0.0';
+  if (isIP(metricsHost) === 0) throw new ConfigError('METRICS_HOST', `must be an IP address (0.0.0.0 every IPv4 interface, :: every interface, 127.0.0.1 this host only), not ${JSON.stringify(metricsHost)}`);
   const databaseUrl = url(env, 'DATABASE_URL', ['postgres:', 'postgresql:']);
   const jwtSecret = optional(env, 'JWT_SECRET');
   if (jwtSecret !== null && Buffer.byteLength(jwtSecret) < 32) {
@@ -237,6 +242,7 @@ export function loadConfig(env: Env = process.env): Config {
   return {
     port,
     metricsPort,
+    metricsHost,
     roles: roles(env),
     dataDir: resolve(optional(env, 'DATA_DIR') ?? './data'),
     databaseUrl,

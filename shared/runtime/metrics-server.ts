@@ -10,7 +10,7 @@ export interface MetricsServer {
   close(): Promise<void>;
 }
 
-export function startMetricsServer(metrics: Metrics, port: number, logger: Logger): Promise<MetricsServer> {
+export function startMetricsServer(metrics: Metrics, port: number, logger: Logger, host = '0.0.0.0'): Promise<MetricsServer> {
   const server = createServer((request, response) => {
     const path = (request.url ?? '/').split('?')[0];
     if (path !== '/metrics' || (request.method !== 'GET' && request.method !== 'HEAD')) {
@@ -32,7 +32,7 @@ export function startMetricsServer(metrics: Metrics, port: number, logger: Logge
   server.keepAliveTimeout = 5_000;
   return new Promise((resolve, reject) => {
     server.once('error', reject);
-    server.listen(port, '0.0.0.0', () => {
+    server.listen(port, host, () => {
       server.off('error', reject);
       const address = server.address();
       resolve({

@@ -42,7 +42,7 @@ const birthdayCategory = (categories: CategoryRow[]) => {
 export async function monthSchedules(db: Queryable, categories: () => Promise<CategoryRow[]>, year: number, month: number): Promise<ScheduleItem[]> {
   const from = `${year}-${pad2(month)}-01`;
   const to = month === 12 ? `${year + 1}-01-01` : `${year}-${pad2(month + 1)}-01`;
-  const [items, birthdays, allCategories] = await Promise.all([schedulesBetween(db, from, to), birthdaysInMonth(db, month), categories()]);
+  const [items, birthdays, allCategories] = await Promise.all([schedulesBetween(db, from, to), birthdaysInMonth(db, year, month), categories()]);
   const category = birthdayCategory(allCategories);
   const birthdayItems: ScheduleItem[] = birthdays.map((member) => ({
     id: `birthday-${member.id}-${year}`,

