@@ -10,6 +10,7 @@ import { accountRoutes } from '../edge/routes/account.ts';
 import { botRoutes } from '../edge/routes/bots.ts';
 import { albumRoutes } from '../edge/routes/albums.ts';
 import { adminScheduleRoutes } from '../edge/routes/admin-schedules.ts';
+import { calendarFeedRoutes } from '../edge/routes/calendar-feed.ts';
 import { categoryRoutes } from '../edge/routes/categories.ts';
 import { eventRoutes } from '../edge/routes/events.ts';
 import { healthRoutes } from '../edge/routes/health.ts';
@@ -283,6 +284,7 @@ export async function startService(config: Config, options: ServiceOptions = {})
         ...scheduleRoutes(services),
         ...categoryRoutes(services),
         ...adminScheduleRoutes(services),
+        ...calendarFeedRoutes(services),
         ...memberRoutes(services),
         ...statsRoutes(services),
         ...storageRoutes(services),
