@@ -12,6 +12,7 @@ import { albumRoutes } from '../edge/routes/albums.ts';
 import { adminScheduleRoutes } from '../edge/routes/admin-schedules.ts';
 import { calendarFeedRoutes } from '../edge/routes/calendar-feed.ts';
 import { categoryRoutes } from '../edge/routes/categories.ts';
+import { mapPlaceRoutes } from '../edge/routes/map-places.ts';
 import { eventRoutes } from '../edge/routes/events.ts';
 import { healthRoutes } from '../edge/routes/health.ts';
 import { memberRoutes } from '../edge/routes/members.ts';
@@ -285,6 +286,7 @@ export async function startService(config: Config, options: ServiceOptions = {})
         ...categoryRoutes(services),
         ...adminScheduleRoutes(services),
         ...calendarFeedRoutes(services),
+        ...mapPlaceRoutes(services),
         ...memberRoutes(services),
         ...statsRoutes(services),
         ...storageRoutes(services),
