@@ -5,7 +5,7 @@ import { ErrorResponse } from '../../schemas/common.ts';
 import { compressVariants } from '../../shared/cache/compression.ts';
 import { badRequest } from '../../shared/errors.ts';
 import { FeedCache, type FeedEntry } from '../../shared/cache/feed-cache.ts';
-import { buildFeed, FEED_MONTHS_AFTER, FEED_MONTHS_BEFORE, feedWindow, parseFeedFilter, type FeedIdentity, type FeedWindow } from '../../shared/schedules/calendar-feed.ts';
+import { buildFeed, FEED_MONTHS_AFTER, FEED_MONTHS_BEFORE, feedWindow, parseFeedFilter, type FeedFilter, type FeedIdentity, type FeedWindow } from '../../shared/schedules/calendar-feed.ts';
 import type { Services } from '../../shared/services.ts';
 import type { Context, Reply } from '../context.ts';
 import type { Route } from '../router.ts';
@@ -22,6 +22,10 @@ const FeedQuery = Type.Object({
   birthdays: Type.Optional(Type.Union([Type.Literal('true'), Type.Literal('false')], { description: 'default true' })),
 });
 
+/** One key per filter, however the query spelled it. */
+const filterKey = (filter: FeedFilter) =>
+  `m=${filter.memberIds?.slice().sort((a, b) => a - b).join(',') ?? '*'}|c=${filter.categoryIds?.slice().sort((a, b) => a - b).join(',') ?? '*'}|b=${filter.birthdays}`;
+
 const toReply = (entry: FeedEntry): Reply => ({ raw: entry.body, etag: entry.etag, variants: entry.variants, contentType: CALENDAR_TYPE });
 
 export function calendarFeedRoutes(s: Services): Route[] {
@@ -35,9 +39,28 @@ export function calendarFeedRoutes(s: Services): Route[] {
     return window.value;
   };
 
+  // Query strings seen before → their filter's key, so that spellings of one filter (names or ids,
+  // any order, extra parameters) share one feed, and a hit parses nothing. Dropped when members or
+  // categories change (the month cache's generation moves): a name may then mean someone else.
+  const keys = new Map<string, string>();
+  let keysGeneration = s.monthlyCache.version(0, 0);
+  const knownKey = (queryString: string) => {
+    const generation = s.monthlyCache.version(0, 0);
+    if (generation !== keysGeneration) {
+      keys.clear();
+      keysGeneration = generation;
+    }
+    return keys.get(queryString);
+  };
+
   async function build(ctx: Context, feedWindowNow: FeedWindow): Promise<Reply> {
     const filter = await parseFeedFilter(s.db, ctx.query);
-    const entry = await cache.fill(ctx.queryString, feedWindowNow, async () => {
+    const key = filterKey(filter);
+    if (keys.size >= 4096) keys.clear();
+    keys.set(ctx.queryString, key);
+    const cached = cache.get(key, feedWindowNow);
+    if (cached) return toReply(cached);
+    const entry = await cache.fill(key, feedWindowNow, async () => {
       const body = Buffer.from(await buildFeed(s.db, filter, feedWindowNow, identity));
       const etag = strongEtag(body);
       return { body, etag, variants: await compressVariants(body, etag) };
@@ -48,7 +71,8 @@ export function calendarFeedRoutes(s: Services): Route[] {
   function feed(ctx: Context): Reply | Promise<Reply> {
     if (ctx.queryString.length > MAX_QUERY_LENGTH) throw badRequest(`조회 조건이 너무 깁니다 (${MAX_QUERY_LENGTH}자 이하).`);
     const current = currentWindow();
-    const cached = cache.get(ctx.queryString, current);
+    const key = knownKey(ctx.queryString);
+    const cached = key === undefined ? null : cache.get(key, current);
     return cached ? toReply(cached) : build(ctx, current);
   }
 
