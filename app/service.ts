@@ -9,6 +9,10 @@ import { adminAuthenticator, adminAuthRoutes, requireExistingAdmin } from '../ed
 import { accountRoutes } from '../edge/routes/account.ts';
 import { botRoutes } from '../edge/routes/bots.ts';
 import { albumRoutes } from '../edge/routes/albums.ts';
+import { adminScheduleRoutes } from '../edge/routes/admin-schedules.ts';
+import { calendarFeedRoutes } from '../edge/routes/calendar-feed.ts';
+import { categoryRoutes } from '../edge/routes/categories.ts';
+import { mapPlaceRoutes } from '../edge/routes/map-places.ts';
 import { eventRoutes } from '../edge/routes/events.ts';
 import { healthRoutes } from '../edge/routes/health.ts';
 import { memberRoutes } from '../edge/routes/members.ts';
@@ -276,6 +280,10 @@ export async function startService(config: Config, options: ServiceOptions = {})
         ...albumRoutes(services),
         ...suggestionRoutes(services),
         ...scheduleRoutes(services),
+        ...categoryRoutes(services),
+        ...adminScheduleRoutes(services),
+        ...calendarFeedRoutes(services),
+        ...mapPlaceRoutes(services),
         ...memberRoutes(services),
         ...statsRoutes(services),
         ...storageRoutes(services),

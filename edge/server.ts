@@ -412,7 +412,8 @@ export function startEdge(router: Router, hooks: EdgeHooks, logger: Logger, port
     const etag = result.etag ?? strongEtag(body);
     const contentType = headers['Content-Type']!;
     const size = typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength;
-    const vary = size >= COMPRESS_MIN_BYTES && contentType === JSON_TYPE;
+    // JSON, and any answer whose route made its own variants (the calendar feed).
+    const vary = size >= COMPRESS_MIN_BYTES && (contentType === JSON_TYPE || result.variants !== undefined);
     const encoding = vary ? preferredEncoding(ctx.header('accept-encoding')) : null;
     if (encoding === null) {
       answerCacheable(res, ctx, route, startedAt, result.headers, contentType, vary, null, body, etag);

@@ -43,7 +43,7 @@ async function syncSearch(s: Services) {
 
 export function scheduleRoutes(s: Services): Route[] {
   const searchBudget = queryBudget(s);
-  const loadCategories = categoriesLoader(s.db);
+  const loadCategories = categoriesLoader(s.db, () => s.monthlyCache.version(0, 0)); // a category write moves the generation
 
   function monthly(year: number, month: number): Reply | Promise<Reply> {
     const cached = s.monthlyCache.get(year, month);
@@ -115,7 +115,7 @@ export function scheduleRoutes(s: Services): Route[] {
     { method: 'get', path: '/api/schedules/:id', handler: (ctx) => detail(s, loadCategories, ctx), cacheControl: PUBLIC_CACHE, doc: { summary: 'A schedule with description, images and its platform record', tags, responses: { 200: ScheduleDetail, 400: ErrorResponse, 404: ErrorResponse } } },
     { method: 'delete', path: '/api/schedules/:id', handler: remove, auth: 'admin', doc: { summary: 'Delete a schedule (event record, member and image links, images and files go with it; the index entry is removed)', tags, responses: { 200: SuccessResponse, 400: ErrorResponse, 404: ErrorResponse } } },
     {
-      method: 'get', path: '/api/schedule-categories', handler: async () => reply(await loadCategories()), cacheControl: 'public, max-age=300',
+      method: 'get', path: '/api/schedule-categories', handler: async () => reply(await loadCategories()), cacheControl: PUBLIC_CACHE,
       doc: { summary: 'Schedule categories (11 = 행사 events, 10 = 생일 birthdays)', tags, responses: { 200: Type.Array(CategoryListItem) } },
     },
   ];

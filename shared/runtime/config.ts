@@ -35,6 +35,8 @@ export interface Config {
   };
   admin: { username: string; password: string } | null;
   videoApi: { url: string; key: string | null };
+  /** MAP_API_URL, MAP_API_KEY: the map platform's keyword search (Kakao Local); null when either is unset. */
+  mapApi: { url: string; key: string } | null;
   /** chromiumPath null: a Chromium on PATH, else the one shipped in the @sparticuz/chromium package. */
   microblog: { mirrorUrl: string | null; chromiumPath: string | null };
   botsConfigPath: string | null;
@@ -100,6 +102,12 @@ function integer(env: Env, name: string, fallback: number, min: number, max: num
   const value = Number(raw);
   if (value < min || value > max) throw new ConfigError(name, `expected ${min}..${max}, got ${value}`);
   return value;
+}
+
+function mapApi(env: Env): Config['mapApi'] {
+  const mapUrl = url(env, 'MAP_API_URL', ['http:', 'https:']);
+  const key = optional(env, 'MAP_API_KEY');
+  return mapUrl !== null && key !== null ? { url: mapUrl, key } : null;
 }
 
 function url(env: Env, name: string, protocols: string[]): string | null {
@@ -266,6 +274,7 @@ export function loadConfig(env: Env = process.env): Config {
       url: url(env, 'VIDEO_API_URL', ['http:', 'https:']) ?? 'https://www.googleapis.com/youtube/v3',
       key: optional(env, 'VIDEO_API_KEY'),
     },
+    mapApi: mapApi(env),
     microblog: {
       mirrorUrl: url(env, 'MICROBLOG_MIRROR_URL', ['http:', 'https:']),
       chromiumPath: optional(env, 'CHROMIUM_PATH'),

@@ -23,14 +23,24 @@ function dayRank(item: ScheduleItem): number {
   return item.isBirthday ? 1 : 2;
 }
 
-/** The categories, read once and kept (a failed read is tried again next time). */
-export function categoriesLoader(db: Queryable): () => Promise<CategoryRow[]> {
+/**
+ * The categories, read once and kept (a failed read is tried again next time); read again when
+ * `generation` changes (the routes pass the month cache's: a category write drops every month).
+ */
+export function categoriesLoader(db: Queryable, generation: () => number = () => 0): () => Promise<CategoryRow[]> {
   let categories: Promise<CategoryRow[]> | null = null;
-  return () =>
-    (categories ??= db.any('SELECT id, name, color, sort_order AS "sortOrder" FROM schedule_categories ORDER BY sort_order, id').catch((error: unknown) => {
+  let loadedAt = generation();
+  return () => {
+    const current = generation();
+    if (current !== loadedAt) {
+      categories = null;
+      loadedAt = current;
+    }
+    return (categories ??= db.any('SELECT id, name, color, sort_order AS "sortOrder" FROM schedule_categories ORDER BY sort_order, id').catch((error: unknown) => {
       categories = null;
       throw error;
     }));
+  };
 }
 
 const birthdayCategory = (categories: CategoryRow[]) => {

@@ -5,6 +5,7 @@
 // commit, the cache and index effects. Routes validate and call one of these; the actors too.
 import type { Static } from '@sinclair/typebox';
 import { EVENT_CATEGORY_ID, type EventCreatePayload, type EventUpdatePayload } from '../../schemas/events.ts';
+import type { ScheduleCreatePayload, ScheduleUpdatePayload } from '../../schemas/general-schedules.ts';
 import type { ProcessedImage } from '../../workers/image-pool.ts';
 import { TOPICS } from '../bus/bus.ts';
 import { WriteBatch, type Queryable, type Tx, type Writer } from '../db/database.ts';
@@ -151,10 +152,10 @@ export interface EventState {
 const pad2 = (n: number) => String(n).padStart(2, '0');
 
 /** Stores the posters' files, every variant of every poster at once. */
-async function storePosterFiles(s: Services, scheduleId: number, posters: PosterUpload[], name: (index: number, ext: string) => string, written: string[]): Promise<StoredImage[]> {
+async function storePosterFiles(s: Services, scheduleId: number, posters: PosterUpload[], name: (index: number, ext: string) => string, written: string[], folder = `event/${scheduleId}/poster`): Promise<StoredImage[]> {
   // allSettled: a failed write must not leave others still writing after the cleanup ran.
   const results = await Promise.allSettled(posters.map((poster, index) => {
-    const key = `event/${scheduleId}/poster/${name(index, posterExtension(poster.fileName, poster.image.format))}`;
+    const key = `${folder}/${name(index, posterExtension(poster.fileName, poster.image.format))}`;
     return storeVariants(s.storage, poster.image, variantKeys(key), written);
   }));
   const failed = results.find((result) => result.status === 'rejected');
@@ -255,4 +256,84 @@ export async function updateEvent(s: Services, id: number, current: EventState, 
   );
   await deleteFilesAfterCommit(s.storage, s.logger, droppedKeys);
   await afterScheduleCommit(s, change, { syncIndex: true }); // rule 6
+}
+
+// ---- general schedules (issue 39) ---------------------------------------------------------------
+
+export type ScheduleCreate = Static<typeof ScheduleCreatePayload>;
+export type ScheduleUpdate = Static<typeof ScheduleUpdatePayload>;
+
+/** What a general schedule's update starts from; `kind` tells the route which schedules are not its own. */
+export interface ScheduleState {
+  kind: 'general' | 'event' | 'birthday';
+  date: string;
+  imageIds: number[];
+}
+
+const scheduleColumns = (payload: ScheduleCreate) => [
+  payload.categoryId, payload.title, payload.date, payload.time || null, payload.description || null,
+  payload.source?.name ?? null, payload.source?.url || null,
+];
+
+/** Creates a schedule of any category but birthdays and events, with its images (schedule/<id>/image/NN.<ext>). */
+export async function createSchedule(s: Services, payload: ScheduleCreate, images: PosterUpload[]): Promise<number> {
+  const scheduleId = await withFileCleanup(s.storage, s.logger, (written) =>
+    s.db.tx('schedule-create', async (tx) => {
+      const { id } = await tx.one<{ id: number }>(
+        'INSERT INTO schedules (category_id, title, date, time, description, source_name, source_url) VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id',
+        scheduleColumns(payload),
+      );
+      const stored = await storePosterFiles(s, id, images, (index, ext) => `${pad2(index + 1)}.${ext}`, written, `schedule/${id}/image`);
+      const batch = new WriteBatch();
+      if (stored.length > 0) await batch.none(...scheduleImagesInsert(id, stored, 1));
+      await insertMembers(batch, id, payload.memberIds ?? []);
+      await logActivity(batch, admin({ action: 'create', targetType: 'schedule', targetId: id, summary: `일정 '${payload.title}' 등록` }));
+      await recordScheduleChange(batch, { scheduleId: id, action: 'create', dates: [payload.date] });
+      await batch.run(tx);
+      return id;
+    }),
+  );
+  await afterScheduleCommit(s, { scheduleId, action: 'create', dates: [payload.date] }, { syncIndex: true });
+  return scheduleId;
+}
+
+/** A schedule's kind, date and images in order, or null when there is none. */
+export async function scheduleState(s: Services, id: number): Promise<ScheduleState | null> {
+  const row = await s.db.oneOrNone<{ date: string; category_id: number; is_event: boolean; image_ids: number[] }>(
+    `SELECT to_char(s.date, 'YYYY-MM-DD') AS date, s.category_id, EXISTS (SELECT 1 FROM events e WHERE e.schedule_id = s.id) AS is_event,
+            ARRAY(SELECT image_id FROM schedule_images WHERE schedule_id = s.id ORDER BY position) AS image_ids
+       FROM schedules s WHERE s.id = $1`,
+    [id],
+  );
+  if (!row) return null;
+  const kind = row.is_event || row.category_id === EVENT_CATEGORY_ID ? 'event' : row.category_id === 10 ? 'birthday' : 'general';
+  return { kind, date: row.date, imageIds: row.image_ids };
+}
+
+/** Replaces a general schedule's fields and members; images become `keepImageIds` followed by the new ones. */
+export async function updateSchedule(s: Services, id: number, current: ScheduleState, payload: ScheduleUpdate, images: PosterUpload[]): Promise<void> {
+  const keep = payload.keepImageIds ?? [];
+  const change: ScheduleChange = { scheduleId: id, action: 'update', dates: [current.date, payload.date] };
+  const droppedKeys = await withFileCleanup(s.storage, s.logger, (written) =>
+    s.db.tx('schedule-update', async (tx) => {
+      await tx.none(
+        `UPDATE schedules SET category_id = $2, title = $3, date = $4, time = $5, description = $6, source_name = $7, source_url = $8, updated_at = now()
+          WHERE id = $1`,
+        [id, ...scheduleColumns(payload)],
+      );
+      const stamp = s.clock.now();
+      const stored = await storePosterFiles(s, id, images, (index, ext) => `${stamp}${index + 1}.${ext}`, written, `schedule/${id}/image`);
+      await insertScheduleImages(tx, id, stored, keep.length + 1);
+      for (const [position, imageId] of keep.entries()) {
+        await tx.none('UPDATE schedule_images SET position = $3 WHERE schedule_id = $1 AND image_id = $2', [id, imageId, position + 1]);
+      }
+      const keys = await deleteImages(tx, current.imageIds.filter((imageId) => !keep.includes(imageId)));
+      await replaceMembers(tx, id, payload.memberIds ?? []);
+      await logActivity(tx, admin({ action: 'update', targetType: 'schedule', targetId: id, summary: `일정 '${payload.title}' 수정` }));
+      await recordScheduleChange(tx, change);
+      return keys;
+    }),
+  );
+  await deleteFilesAfterCommit(s.storage, s.logger, droppedKeys);
+  await afterScheduleCommit(s, change, { syncIndex: true });
 }

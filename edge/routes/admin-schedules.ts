@@ -1,0 +1,83 @@
+// General schedules written by an administrator (issue 39): POST /api/schedules and PUT
+// /api/schedules/:id, multipart like events (a `payload` part and image files) or plain JSON when
+// there are no files. Each handler checks, then calls one write of shared/schedules/schedule-writes.ts.
+import { ErrorResponse } from '../../schemas/common.ts';
+import { IdResponse } from '../../schemas/events.ts';
+import { ScheduleCreatePayload, ScheduleUpdatePayload } from '../../schemas/general-schedules.ts';
+import { compile } from '../../schemas/validate.ts';
+import { badRequest, notFound, payloadTooLarge } from '../../shared/errors.ts';
+import { generalCategoryProblem } from '../../shared/schedules/category-writes.ts';
+import { createSchedule, scheduleState, updateSchedule, type PosterUpload } from '../../shared/schedules/schedule-writes.ts';
+import type { Services } from '../../shared/services.ts';
+import { reply, type Context } from '../context.ts';
+import { IMAGE_UPLOAD_BODY_LIMIT, IMAGE_UPLOAD_LIMITS, payloadOf, readMultipart, type MultipartBody } from '../multipart.ts';
+import { assertMembersExist, parseId } from '../params.ts';
+import type { Route } from '../router.ts';
+import { processUploads } from '../uploads.ts';
+
+const createPayload = compile(ScheduleCreatePayload);
+const updatePayload = compile(ScheduleUpdatePayload);
+/** A JSON body carries no files: a megabyte is plenty. */
+const JSON_BODY_LIMIT = 1024 * 1024;
+
+/** The payload and the files: multipart, or a JSON body without files. */
+async function readRequest(ctx: Context): Promise<{ raw: unknown; body: MultipartBody }> {
+  if (/^multipart\//i.test(ctx.header('content-type') ?? '')) {
+    const body = await readMultipart(ctx, IMAGE_UPLOAD_LIMITS);
+    return { raw: payloadOf(body), body };
+  }
+  if (Number(ctx.header('content-length') ?? 0) > JSON_BODY_LIMIT) throw payloadTooLarge();
+  return { raw: await ctx.json(), body: { fields: [], files: [] } };
+}
+
+async function check(s: Services, payload: { categoryId: number; memberIds?: number[] }): Promise<void> {
+  const problem = await generalCategoryProblem(s, payload.categoryId);
+  if (problem) throw badRequest(problem);
+  await assertMembersExist(s.db, payload.memberIds ?? []);
+}
+
+/** The body's files through the image pool (400/413 before any write). */
+async function imagesOf(s: Services, body: MultipartBody): Promise<PosterUpload[]> {
+  const images = await processUploads(s.images, body.files);
+  return images.map((image, index) => ({ fileName: body.files[index]!.fileName, image }));
+}
+
+async function create(s: Services, ctx: Context) {
+  const { raw, body } = await readRequest(ctx);
+  if (raw === undefined) throw badRequest('요청 본문(payload)이 없습니다.');
+  const payload = createPayload.parse(raw);
+  await check(s, payload);
+  return reply({ id: await createSchedule(s, payload, await imagesOf(s, body)) }, 201);
+}
+
+async function update(s: Services, ctx: Context) {
+  const id = parseId(ctx.params.id);
+  const { raw, body } = await readRequest(ctx);
+  if (raw === undefined) throw badRequest('요청 본문(payload)이 없습니다.');
+  const current = await scheduleState(s, id);
+  if (!current) throw notFound('해당 일정을 찾을 수 없습니다.');
+  if (current.kind === 'event') throw badRequest('행사 일정은 /api/admin/events/:id 로 수정해 주세요.');
+  if (current.kind === 'birthday') throw badRequest('생일은 멤버 정보에서 수정해 주세요.');
+  const payload = updatePayload.parse(raw);
+  const foreign = (payload.keepImageIds ?? []).filter((imageId) => !current.imageIds.includes(imageId));
+  if (foreign.length > 0) throw badRequest(`이 일정의 이미지가 아닌 ID입니다: ${foreign.join(', ')}`);
+  await check(s, payload);
+  await updateSchedule(s, id, current, payload, await imagesOf(s, body));
+  return reply({ id });
+}
+
+export function adminScheduleRoutes(s: Services): Route[] {
+  const tags = ['schedules'];
+  const multipart = { files: 'file parts: images (posters), in order, whatever their field name; or send the payload as a JSON body when there are no files' };
+  const rules = 'categoryId must name a category other than birthdays (10) and events (11), which have their own paths → else 400; unknown member ids → 400; a file that is not a decodable image → 400 and nothing stored; a file over 20 MB, a body over 100 MB (a JSON body over 1 MB) → 413. Images stored as schedule/<id>/image/NN.<ext> with medium and thumb WebP variants. The month listing, the calendar feeds, the search index and the activity log follow before the answer.';
+  return [
+    {
+      method: 'post', path: '/api/schedules', handler: (ctx) => create(s, ctx), auth: 'admin', bodyLimit: IMAGE_UPLOAD_BODY_LIMIT,
+      doc: { summary: 'Create a schedule (any category but birthdays and events)', tags, body: ScheduleCreatePayload, multipart, description: rules, responses: { 201: IdResponse, 400: ErrorResponse, 413: ErrorResponse } },
+    },
+    {
+      method: 'put', path: '/api/schedules/:id', handler: (ctx) => update(s, ctx), auth: 'admin', bodyLimit: IMAGE_UPLOAD_BODY_LIMIT,
+      doc: { summary: 'Replace a schedule', tags, body: ScheduleUpdatePayload, multipart, description: `Unknown id → 404; an event (use /api/admin/events/:id) or a birthday → 400; keepImageIds naming an image of another schedule → 400. PUT replaces: time, description, source and memberIds not sent are cleared. Images become keepImageIds followed by the new files; dropped images lose their records and files. ${rules}`, responses: { 200: IdResponse, 400: ErrorResponse, 404: ErrorResponse, 413: ErrorResponse } },
+    },
+  ];
+}
