@@ -8,7 +8,7 @@
 import { foldLatinCase, normalizeText, tidyText } from './normalize.ts';
 import { CharClass, charClassOf, choseongCodeOf, hangulJamoOfCode, isChoseongQuery, jamoKeyOfNormalized } from './jamo.ts';
 import type { KoreanAnalyzer } from './analyzer.ts';
-import { isTypoCandidate, jamoEdits, MAX_TYPO_EDITS, typoSkeleton } from './typo.ts';
+import { isTypoCandidate, jamoEdits, maxTypoEdits, typoSkeleton } from './typo.ts';
 
 const HANGUL_WORD = /[가-힣]{2,}/g;
 const ONLY_HANGUL = /^[가-힣]+$/;
@@ -546,7 +546,7 @@ export class SuggestionIndex {
       let best: string | undefined;
       let bestWeight = -1;
       for (const [candidate, weight] of sameSkeleton) {
-        if (candidate.length !== normalized.length || jamoEdits(candidate, 0, normalized) > MAX_TYPO_EDITS) continue;
+        if (candidate.length !== normalized.length || jamoEdits(candidate, 0, normalized, maxTypoEdits(normalized)) > maxTypoEdits(normalized)) continue;
         if (weight > bestWeight || (weight === bestWeight && candidate < best!)) {
           best = candidate;
           bestWeight = weight;
