@@ -8,6 +8,7 @@
 import { isTypoCandidate } from '../korean/typo.ts';
 import type { QueryRewrite } from '../korean/query-rewrites.ts';
 import type { SearchPage } from './search-index.ts';
+import { SEARCH_TOTAL_CAP } from './embedded.ts';
 
 /** Weak results of the words and of their rewrites are merged up to about this many. */
 export const MERGE_LIMIT = 200;
@@ -33,16 +34,13 @@ export async function searchAsFansType(engine: WordSearchEngine, words: string[]
   if (head.hasMore !== undefined) return { ids: head.ids, total: head.total, hasMore: head.hasMore };
   if (head.strong) return { ids: head.ids, total: head.total };
   const end = page.offset + page.limit;
-  if (head.total > MERGE_LIMIT || end > MERGE_LIMIT) {
-    // Far pages of a weak query: its typo matches after its exact ones, as before rewrites.
-    const typos = words.some(isTypoCandidate) ? await engine.typos(words, head.total > 0) : [];
-    const from = Math.max(0, page.offset - head.total);
-    const room = page.limit - head.ids.length;
-    const ids = room > 0 && end > head.total ? [...head.ids, ...typos.slice(from, from + room)] : head.ids;
-    return { ids, total: head.total + typos.length };
-  }
-  const headIds = head.total <= head.ids.length && page.offset === 0 ? head.ids : (await engine.exact(words, { offset: 0, limit: MERGE_LIMIT })).ids;
+  if (head.total > MERGE_LIMIT || end > MERGE_LIMIT) return withTypos(engine, words, page, head);
+  // Each list is read up to the page's end: the merged page needs no more of any of them.
+  const window = { offset: 0, limit: end };
+  const headIds = head.total <= head.ids.length && page.offset === 0 ? head.ids : (await engine.exact(words, window)).ids;
   const merged = new Set<number>();
+  /** Matches a list holds beyond what was read of it (they count in the total). */
+  let unread = Math.max(0, head.total - headIds.length);
   const add = (ids: number[]) => {
     for (const id of ids) merged.add(id);
   };
@@ -51,7 +49,8 @@ export async function searchAsFansType(engine: WordSearchEngine, words: string[]
   const rewritten = await rewrites();
   const weakRewrites: number[][] = [];
   for (const rewrite of rewritten) {
-    const found = await engine.exact(rewrite.words, { offset: 0, limit: MERGE_LIMIT });
+    const found = await engine.exact(rewrite.words, window);
+    unread += Math.max(0, Math.min(found.total, SEARCH_TOTAL_CAP) - found.ids.length);
     if (found.strong) add(found.ids);
     else weakRewrites.push(found.ids);
   }
@@ -63,22 +62,30 @@ export async function searchAsFansType(engine: WordSearchEngine, words: string[]
     const typoRewrite = rewritten.find((rewrite) => rewrite.words.some(isTypoCandidate));
     if (typoRewrite) add(await engine.typos(typoRewrite.words, false));
   }
-  if (merged.size > 0 || words.length < 2) return pageOf([...merged], page);
+  if (merged.size > 0 || words.length < 2) return { ids: [...merged].slice(page.offset, end), total: merged.size + unread };
   return leaveWordsOut(engine, words, page);
 }
 
-const pageOf = (ids: number[], page: Page, ignoredWords?: string[]): SearchPage => ({
-  ids: ids.slice(page.offset, page.offset + page.limit),
-  total: ids.length,
-  ...(ignoredWords && ignoredWords.length > 0 ? { ignoredWords } : {}),
-});
+/** A weak query's exact page followed by its typo matches, paged after them. */
+async function withTypos(engine: WordSearchEngine, words: string[], page: Page, head: SearchPage): Promise<SearchPage> {
+  const typos = words.some(isTypoCandidate) ? await engine.typos(words, head.total > 0) : [];
+  const from = Math.max(0, page.offset - head.total);
+  const room = page.limit - head.ids.length;
+  const ids = room > 0 && page.offset + page.limit > head.total ? [...head.ids, ...typos.slice(from, from + room)] : head.ids;
+  return { ids, total: head.total + typos.length };
+}
 
-/** A search's matches, exact then typos: what a subset of the words finds. */
-async function matchesOf(engine: WordSearchEngine, words: string[]): Promise<number[]> {
-  const exact = await engine.exact(words, { offset: 0, limit: MERGE_LIMIT });
-  if (exact.strong || !words.some(isTypoCandidate)) return exact.ids;
-  const typos = await engine.typos(words, exact.total > 0);
-  return [...new Set([...exact.ids, ...typos])];
+/**
+ * The page of what a subset of the words matches exactly, with the words left out. Typo searches
+ * are not repeated for each subset (the presence check already looked at typo skeletons), only for
+ * a last word left alone.
+ */
+async function subsetPage(engine: WordSearchEngine, words: string[], page: Page, ignoredWords: string[]): Promise<SearchPage | undefined> {
+  let found: SearchPage = await engine.exact(words, page);
+  // One word left, matching nothing exactly: its typo matches (5월 대동재 → 대동제).
+  if (found.total === 0 && words.length === 1 && isTypoCandidate(words[0]!)) found = await withTypos(engine, words, page, found);
+  if (found.total === 0) return undefined;
+  return { ids: found.ids, total: found.total, ...(found.hasMore !== undefined ? { hasMore: found.hasMore } : {}), ignoredWords };
 }
 
 /**
@@ -93,8 +100,9 @@ async function leaveWordsOut(engine: WordSearchEngine, words: string[], page: Pa
   const ignored = words.filter((_, i) => !present[i]);
   if (kept.length === 0) return { ids: [], total: 0 };
   if (ignored.length > 0) {
-    const found = await matchesOf(engine, kept);
-    if (found.length > 0 || kept.length < 2) return pageOf(found, page, ignored);
+    const found = await subsetPage(engine, kept, page, ignored);
+    if (found) return found;
+    if (kept.length < 2) return { ids: [], total: 0 };
   }
   const order = kept
     .map((word, i) => ({ word, i, digits: /[0-9]/.test(word) ? 0 : 1 }))
@@ -102,8 +110,8 @@ async function leaveWordsOut(engine: WordSearchEngine, words: string[], page: Pa
     .map(({ word }) => word);
   const attempts = [[order[0]!], [order[1]!], ...(order.length > 2 ? [order.slice(0, 2)] : []), ...(order.length > 3 ? [order.slice(0, 3)] : [])];
   for (const left of attempts.slice(0, MAX_DROP_ATTEMPTS)) {
-    const found = await matchesOf(engine, kept.filter((word) => !left.includes(word)));
-    if (found.length > 0) return pageOf(found, page, [...ignored, ...left]);
+    const found = await subsetPage(engine, kept.filter((word) => !left.includes(word)), page, [...ignored, ...left]);
+    if (found) return found;
   }
   return { ids: [], total: 0 };
 }

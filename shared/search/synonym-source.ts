@@ -1,10 +1,12 @@
 // The synonym table a search applies at query time: the shipped defaults plus the synonym lines of
-// the user dictionary (`뮤비 => MV`), read again when the dictionary's `updated_at` changes (looked
-// at no more than once per MAX_AGE_MS): an administrator's edit needs no index rebuild.
+// the user dictionary (`뮤비 => MV`), read again when the dictionary's `updated_at` changes. Only a
+// query whose own words match nothing well asks for it (one indexed row read, its content only
+// after an edit): an administrator's edit applies from the next query on, with no index rebuild.
 import type { Db } from '../db/database.ts';
 import { isSynonymLine, parseSynonymLine, SynonymTable, DEFAULT_SYNONYM_TABLE, MAX_SYNONYM_LINES, type SynonymEntry } from '../korean/synonyms.ts';
 
-const MAX_AGE_MS = 2_000;
+/** How long a looked-at version is trusted without looking again (0: every weak query looks). */
+const MAX_AGE_MS = 0;
 
 export interface SynonymSource {
   table(): Promise<SynonymTable>;
