@@ -12,6 +12,8 @@ import { SEARCH_TOTAL_CAP } from './embedded.ts';
 
 /** Weak results of the words and of their rewrites are merged up to about this many. */
 export const MERGE_LIMIT = 200;
+/** Queries of at most this many words also look for typos in a rewrite. */
+const MAX_TYPO_REWRITE_WORDS = 3;
 /** Searches leaving words out, tried when no document matches every word. */
 export const MAX_DROP_ATTEMPTS = 4;
 
@@ -57,8 +59,9 @@ export async function searchAsFansType(engine: WordSearchEngine, words: string[]
   add(headIds);
   for (const ids of weakRewrites) add(ids);
   if (words.some(isTypoCandidate)) add(await engine.typos(words, head.total > 0));
-  if (merged.size === 0) {
-    // The first rewrite that may hold a typo, within one more search.
+  if (merged.size === 0 && words.length <= MAX_TYPO_REWRITE_WORDS) {
+    // A short query's first rewrite that may hold a typo (가요데축재, split by the analyser and read
+    // whole again; Latin keys of a mistyped word), within one more search.
     const typoRewrite = rewritten.find((rewrite) => rewrite.words.some(isTypoCandidate));
     if (typoRewrite) add(await engine.typos(typoRewrite.words, false));
   }
