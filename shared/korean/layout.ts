@@ -2,8 +2,8 @@
 // fan meant Hangul on the Korean 2-set (두벌식) layout (`fnalsp` → 루미네, `dkssud` → 안녕).
 import { convertQwertyToHangul } from 'es-hangul';
 
-// A Hangul word of 20 keys is about seven syllables; longer Latin runs are not read as Hangul.
-const LATIN_WORD = /^[A-Za-z]{2,20}$/;
+// A Hangul name of 30 keys is about ten syllables; longer Latin runs are not read as Hangul.
+const LATIN_WORD = /^[A-Za-z]{2,30}$/;
 const SYLLABLE = /[가-힣]/;
 const LONE_JAMO = /[ㄱ-ㆎ]/g;
 

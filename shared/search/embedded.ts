@@ -539,7 +539,7 @@ export class EmbeddedSearchIndex implements SearchIndex {
   private async present(words: string[]): Promise<boolean[]> {
     const statistics = await this.gramFrequencies.get();
     const { values, param } = parameters();
-    const [scores] = [this.exactScores(words, param)];
+    const scores = this.exactScores(words, param);
     const columns = words.map((word, i) => {
       const exact = `EXISTS (SELECT 1 FROM search_documents WHERE ${EmbeddedSearchIndex.candidates([word], param, statistics)} AND (${scores[i]}) > 0)`;
       if (!isTypoCandidate(word)) return `${exact} AS p${i}`;

@@ -58,6 +58,10 @@ export async function searchAsFansType(engine: WordSearchEngine, words: string[]
   }
   add(headIds);
   for (const ids of weakRewrites) add(ids);
+  // Nothing found yet in a query of several words: which words match anything alone is asked
+  // beside the typo search (it is needed when the typos find nothing too).
+  const presence = merged.size === 0 && words.length >= 2 ? engine.present(words) : undefined;
+  presence?.catch(() => undefined);
   if (words.some(isTypoCandidate)) add(await engine.typos(words, head.total > 0));
   if (merged.size === 0 && words.length <= MAX_TYPO_REWRITE_WORDS) {
     // A short query's first rewrite that may hold a typo (가요데축재, split by the analyser and read
@@ -66,7 +70,7 @@ export async function searchAsFansType(engine: WordSearchEngine, words: string[]
     if (typoRewrite) add(await engine.typos(typoRewrite.words, false));
   }
   if (merged.size > 0 || words.length < 2) return { ids: [...merged].slice(page.offset, end), total: merged.size + unread };
-  return leaveWordsOut(engine, words, page);
+  return leaveWordsOut(engine, words, page, await (presence ?? engine.present(words)));
 }
 
 /** A weak query's exact page followed by its typo matches, paged after them. */
@@ -97,8 +101,7 @@ async function subsetPage(engine: WordSearchEngine, words: string[], page: Page,
  * with digits first (a month or a year beside a name), then the shortest, the last typed first;
  * the first word, or else the second, then the first two together, then the first three.
  */
-async function leaveWordsOut(engine: WordSearchEngine, words: string[], page: Page): Promise<SearchPage> {
-  const present = await engine.present(words);
+async function leaveWordsOut(engine: WordSearchEngine, words: string[], page: Page, present: boolean[]): Promise<SearchPage> {
   const kept = words.filter((_, i) => present[i]);
   const ignored = words.filter((_, i) => !present[i]);
   if (kept.length === 0) return { ids: [], total: 0 };

@@ -1,12 +1,13 @@
 // The synonym table a search applies at query time: the shipped defaults plus the synonym lines of
 // the user dictionary (`뮤비 => MV`), read again when the dictionary's `updated_at` changes. Only a
-// query whose own words match nothing well asks for it (one indexed row read, its content only
-// after an edit): an administrator's edit applies from the next query on, with no index rebuild.
+// query whose own words match nothing well asks for it, and the version is looked at (one row) at
+// most once a second, the content only after an edit: an administrator's edit applies within a
+// second, with no index rebuild.
 import type { Db } from '../db/database.ts';
 import { isSynonymLine, parseSynonymLine, SynonymTable, DEFAULT_SYNONYM_TABLE, MAX_SYNONYM_LINES, type SynonymEntry } from '../korean/synonyms.ts';
 
-/** How long a looked-at version is trusted without looking again (0: every weak query looks). */
-const MAX_AGE_MS = 0;
+/** How long a looked-at version is trusted without looking again: an edit applies within a second. */
+const MAX_AGE_MS = 1_000;
 
 export interface SynonymSource {
   table(): Promise<SynonymTable>;
