@@ -19,6 +19,8 @@ test('layout: Latin keys of the 2-set layout read as the Hangul they spell; othe
   // A half-typed last jamo is allowed; keys that spell no syllable are not Hangul.
   t.is(hangulFromLatinKeys('fnalsr'), '루민ㄱ');
   t.is(hangulFromLatinKeys('rrrr'), undefined);
+  // Key runs es-hangul cannot assemble (it throws on them) are no Hangul word either.
+  for (const keys of ['mlz', 'nnp', 'rnnp', 'qkqnnpz']) t.is(hangulFromLatinKeys(keys), undefined, keys);
   t.is(hangulFromLatinKeys('in'), undefined);
   t.is(hangulFromLatinKeys('mv'), undefined);
   t.is(hangulFromLatinKeys('a'), undefined, 'one letter');

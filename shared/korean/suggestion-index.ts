@@ -608,15 +608,17 @@ export class SuggestionIndex {
       }
       tier0.push(...selectTop(sources, count - tier0.length, this.#compare, new Set(tier0)));
     }
-    if (tier0.length < count && choseongQuery === undefined && normalized.includes(' ')) {
+    // Nothing completes the words as typed together: candidates holding each of them.
+    if (tier0.length === 0 && choseongQuery === undefined && normalized.includes(' ')) {
       tier0.push(...selectTop(this.#everyWord(normalized), count - tier0.length, this.#compare, new Set(tier0)));
     }
     return tier0.map((id) => this.#display[id]!);
   }
 
   /**
-   * Candidates holding every word of a query of several words, anywhere and in any order (`루미네
-   * MV` → 루미네 '나침반' MV), the last word possibly half-typed (its jamo): seeded by the
+   * Candidates holding every word of a query of several words that completes nothing else,
+   * anywhere and in any order (`루미네 MV` → 루미네 '나침반' MV), the last word possibly half-typed
+   * (its jamo): seeded by the
    * candidates holding the longest word (`#bigramTop`, bounded), then checked word by word.
    */
   #everyWord(normalized: string): number[] {
