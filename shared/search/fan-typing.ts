@@ -12,6 +12,8 @@ import { SEARCH_TOTAL_CAP } from './embedded.ts';
 
 /** Weak results of the words and of their rewrites are merged up to about this many. */
 export const MERGE_LIMIT = 200;
+/** Queries of at most this many words get rewrites and words left out (issue 41's examples have two to five). */
+export const MAX_FAN_TYPING_WORDS = 6;
 /** Queries of at most this many words also look for typos in a rewrite. */
 const MAX_TYPO_REWRITE_WORDS = 3;
 /** Searches leaving words out, tried when no document matches every word. */
@@ -36,7 +38,9 @@ export async function searchAsFansType(engine: WordSearchEngine, words: string[]
   if (head.hasMore !== undefined) return { ids: head.ids, total: head.total, hasMore: head.hasMore };
   if (head.strong) return { ids: head.ids, total: head.total };
   const end = page.offset + page.limit;
-  if (head.total > MERGE_LIMIT || end > MERGE_LIMIT) return withTypos(engine, words, page, head);
+  // Far pages, and queries longer than fans type them (a pasted paragraph, a hostile list of
+  // words): exact then typo matches only.
+  if (head.total > MERGE_LIMIT || end > MERGE_LIMIT || words.length > MAX_FAN_TYPING_WORDS) return withTypos(engine, words, page, head);
   // Each list is read up to the page's end: the merged page needs no more of any of them.
   const window = { offset: 0, limit: end };
   const headIds = head.total <= head.ids.length && page.offset === 0 ? head.ids : (await engine.exact(words, window)).ids;
