@@ -62,6 +62,9 @@ export async function searchAsFansType(engine: WordSearchEngine, words: string[]
   }
   add(headIds);
   for (const ids of weakRewrites) add(ids);
+  // A rewrite matching well filled the page: the typo matches, which would come after it, are
+  // not searched (the total then counts what the exact searches found).
+  if (merged.size >= end && rewritten.length > 0 && merged.size > headIds.length) return { ids: [...merged].slice(page.offset, end), total: merged.size + unread };
   // Nothing found yet in a query of several words: which words match anything alone is asked
   // beside the typo search (it is needed when the typos find nothing too).
   const presence = merged.size === 0 && words.length >= 2 ? engine.present(words) : undefined;
