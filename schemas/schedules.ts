@@ -26,7 +26,17 @@ export const ScheduleItem = Type.Object(
 );
 
 export const MonthlyListing = Type.Object({ year: Type.Integer(), month: Type.Integer({ minimum: 1, maximum: 12 }), schedules: Type.Array(ScheduleItem) });
-export const SearchResults = Type.Object({ schedules: Type.Array(ScheduleItem), total: Type.Integer(), hasMore: Type.Boolean() });
+export const SearchResults = Type.Object({
+  schedules: Type.Array(ScheduleItem),
+  total: Type.Integer(),
+  hasMore: Type.Boolean(),
+  ignoredWords: Type.Optional(
+    Type.Array(Type.String(), {
+      description:
+        'Present only when no schedule matches every word of the query: the words the results leave out (a word matching nothing, then one word at a time: digits first, then the shortest). The results match every other word.',
+    }),
+  ),
+});
 
 export const ScheduleListQuery = Type.Object({
   year: Type.Optional(Type.Integer({ minimum: 1900, maximum: 2999, description: 'default: this year in Asia/Seoul' })),

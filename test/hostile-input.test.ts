@@ -7,8 +7,11 @@ import { spawn } from 'node:child_process';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import test from 'ava';
-import { searchBody, typoSearchBody } from '../shared/search/opensearch.ts';
+import { presenceBody, searchBody, typoSearchBody } from '../shared/search/opensearch.ts';
 import { hostileQueries } from './helpers/hostile-queries.ts';
+import { convertLayoutSlips } from '../shared/korean/layout.ts';
+import { MAX_REWRITES, queryRewrites } from '../shared/korean/query-rewrites.ts';
+import { DEFAULT_SYNONYM_TABLE } from '../shared/korean/synonyms.ts';
 import { dataRoot, postgresProcesses, signalAll, startEmbeddedService, type ServiceProcess } from './helpers/process.ts';
 import { adminToken, call, startTestService, type TestService } from './helpers/service.ts';
 
@@ -127,7 +130,13 @@ test('hostile queries: the OpenSearch request bodies stay bounded (clauses and b
   for (const { shape, text } of hostileQueries()) {
     // As both engines take a query: words without spaces, at most 8, each at most 40 characters.
     const words = [...new Set(text.split(/\s+/).map((word) => word.normalize('NFC').toLowerCase().slice(0, 40)).filter(Boolean))].slice(0, 8);
-    for (const body of [searchBody(words, { offset: 0, limit: 20 }), typoSearchBody(words, { offset: 0, limit: 20 })]) {
+    // Issue 41: every rewrite's bodies and the presence request are bounded the same way.
+    const layout = convertLayoutSlips(text);
+    const rewrites = queryRewrites(words, DEFAULT_SYNONYM_TABLE, layout === undefined ? undefined : layout.split(' ').slice(0, 8));
+    t.true(rewrites.length <= MAX_REWRITES, `${shape}: ${rewrites.length} rewrites`);
+    const bodies = [searchBody(words, { offset: 0, limit: 20 }), typoSearchBody(words, { offset: 0, limit: 20 }), presenceBody(words)];
+    for (const rewrite of rewrites) bodies.push(searchBody(rewrite.words, { offset: 0, limit: 200 }), typoSearchBody(rewrite.words, { offset: 0, limit: 200 }));
+    for (const body of bodies) {
       const clauses = countClauses(body);
       const bytes = Buffer.byteLength(JSON.stringify(body));
       if (clauses > worst.clauses) worst = { clauses, bytes, shape };

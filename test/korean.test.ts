@@ -566,8 +566,19 @@ test('suggest: agrees with a brute-force reading of the rules on random data, wi
         const present = typedBigrams.filter((gram) => row.compact.includes(gram)).length;
         return typedChoseong === undefined && typedBigrams.length > 0 && present >= needed ? 1 : 2;
       };
-      return rows
-        .map((row) => ({ ...row, tier: tierOf(row) }))
+      const ranked = rows.map((row) => ({ ...row, tier: tierOf(row) }));
+      // Issue 41: a query of several words that completes nothing else completes to the candidates
+      // holding every word (the last possibly half-typed), when its longest word has two characters.
+      const words = [...new Set(typed.split(' ').filter(Boolean))];
+      const longest = words.reduce((a, b) => (b.length > a.length ? b : a), '');
+      if (!ranked.some((row) => row.tier < 2) && typedChoseong === undefined && words.length > 1 && longest.length >= 2) {
+        const last = words[words.length - 1]!;
+        for (const row of ranked) {
+          const holdsAll = words.slice(0, -1).every((word) => row.compact.includes(word)) && (row.compact.includes(last) || jamoKey(row.compact).includes(jamoKey(last)));
+          if (holdsAll && [...new Set(bigrams(longest))].every((gram) => row.compact.includes(gram))) row.tier = 1;
+        }
+      }
+      return ranked
         .filter((row) => row.tier < 2)
         .sort((a, b) => a.tier - b.tier || b.popularity - a.popularity || b.lastUsedAt - a.lastUsedAt || a.length - b.length || a.order - b.order)
         .slice(0, limit)

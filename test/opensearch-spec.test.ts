@@ -329,6 +329,12 @@ if (!spec) {
       ['symbols that are wildcard syntax', 'ㅅ*ㅋ?', { offset: 0, limit: 20 }],
       ['a page near the result window', '콘서트', { offset: 9_995, limit: 50 }],
       ['a page beyond the result window', '콘서트', { offset: 20_000, limit: 20 }],
+      // Issue 41 (this endpoint finds nothing, so every fallback runs: rewrites, typos, presence).
+      ['Latin keys typed for Hangul', 'vmfhaltmskdls', { offset: 0, limit: 20 }],
+      ['fan shorthand (synonym)', '프로미스나인 팬싸', { offset: 0, limit: 20 }],
+      ['a word matching nothing (presence aggregations)', '콘서트 오사카', { offset: 0, limit: 20 }],
+      ['a long word two keystrokes off, run together', '프로미스나인콘설트', { offset: 0, limit: 20 }],
+      ['a half-typed last syllable', '쇼케이ㅅ', { offset: 0, limit: 20 }],
     ] as const) {
       await step(`search: ${form}`, () => index.search(query, page));
     }
@@ -386,6 +392,9 @@ if (!spec) {
     const creations = endpoint.requests.filter((r) => r.method === 'PUT' && /^\/[^/]+$/.test(r.path)).map((r) => JSON.parse(r.body));
     const searches = endpoint.requests.filter((r) => r.path.endsWith('/_search')).map((r) => JSON.parse(r.body));
     for (const definition of creations) problems.push(...referenceProblems(definition, searches));
+    // The issue 41 bodies were among those checked: presence aggregations, a two-keystroke fuzzy match.
+    t.true(searches.some((body) => body.size === 0 && body.aggregations?.p0?.filter), 'a presence request was sent');
+    t.true(JSON.stringify(searches).includes('"fuzziness":2'), 'a fuzzy match of two keystrokes was sent');
 
     // How much of what was sent the specification pins down: rename each field of one body per
     // operation; a rename it does not refuse is a name the specification leaves free (index, field

@@ -8,12 +8,33 @@ import { demoDataSet, DEMO_MEMBERS } from '../shared/db/demo-data.ts';
 import { upsertVenue } from '../shared/db/repositories/venues.ts';
 import { loadAllSearchDocuments } from '../shared/search/documents.ts';
 import type { SearchDocument } from '../shared/search/search-index.ts';
+import { harvestTitleWords, KoreanAnalyzer } from '../shared/korean/analyzer.ts';
+import { parseUserDictionary } from '../shared/korean/dictionary.ts';
+import { normalizeText } from '../shared/korean/normalize.ts';
 
 export const DEMO_YEAR = 2026;
 export const MIN_RECALL_AT_5 = 0.95;
 export const TOP = 5;
 
-export type QualityKind = 'typo' | 'venue' | 'nickname' | 'school' | 'partial title' | 'mixed' | 'choseong' | 'exact title';
+export type QualityKind =
+  | 'typo'
+  | 'venue'
+  | 'nickname'
+  | 'school'
+  | 'partial title'
+  | 'mixed'
+  | 'choseong'
+  | 'exact title'
+  // How fans actually type (issue 41).
+  | 'layout slip'
+  | 'shorthand'
+  | 'particle'
+  | 'spacing'
+  | 'ignored word'
+  | 'keystroke typo'
+  | 'long word typo'
+  | 'half-typed'
+  | 'latin case/order';
 
 export interface QualityCase {
   query: string;
@@ -117,6 +138,141 @@ export const QUALITY_TABLE: QualityCase[] = [
   { query: '카운트다운 라이브', kind: 'exact title', expect: titled('카운트다운 라이브'), first: '카운트다운 라이브' },
   { query: '한강 뮤직 페스티벌', kind: 'exact title', expect: titled('한강 뮤직 페스티벌'), first: '한강 뮤직 페스티벌' },
   { query: `${DEMO_YEAR} 가요 대제전`, kind: 'exact title', expect: titled(`${DEMO_YEAR} 가요 대제전`), first: `${DEMO_YEAR} 가요 대제전` },
+  // Keyboard left in English mode: Latin keys of the 2-set layout.
+  { query: 'fnalsp', kind: 'layout slip', expect: containing('루미네') },
+  { query: 'fnalfosem', kind: 'layout slip', expect: containing('루미랜드') },
+  { query: 'dbsgkfls', kind: 'layout slip', expect: withMember('윤하린') },
+  { query: 'rkdtjdk', kind: 'layout slip', expect: withMember('강서아') },
+  { query: 'wjddbsk', kind: 'layout slip', expect: withMember('정유나') },
+  { query: 'qorekdhs', kind: 'layout slip', expect: withMember('백다온') },
+  { query: 'fbcodl', kind: 'layout slip', expect: withMember('류채이') },
+  { query: 'skclaqks', kind: 'layout slip', expect: containing('나침반') },
+  { query: 'vostkdlsghl', kind: 'layout slip', expect: containing('팬사인회') },
+  { query: 'tjdrbsrhkseogkrry', kind: 'layout slip', expect: titled(FESTIVALS.skku) },
+  { query: 'rkdmf wjdfbwkd', kind: 'layout slip', expect: containing('가을 정류장') },
+  { query: 'vkqdjqtmxhdj', kind: 'layout slip', expect: containing('팝업스토어') },
+  { query: 'vosalxld', kind: 'layout slip', expect: containing('팬미팅') },
+  { query: 'eoehdwp', kind: 'layout slip', expect: containing('대동제') },
+  { query: 'qlcdml qkdgiddmfh', kind: 'layout slip', expect: containing('빛의 방향으로') },
+  { query: 'fnalsp vosalxld', kind: 'layout slip', expect: containing('루미네 팬미팅') },
+  { query: 'ghkqh', kind: 'layout slip', expect: containing('[화보]') },
+  { query: 'zkdnsxmekdns fkdlqm', kind: 'layout slip', expect: titled('카운트다운 라이브'), first: '카운트다운 라이브' },
+  { query: 'tyzpdltm', kind: 'layout slip', expect: containing('쇼케이스') },
+  { query: 'znlwmty', kind: 'layout slip', expect: containing('퀴즈쇼') },
+  { query: 'dustpeo', kind: 'layout slip', expect: titled(FESTIVALS.yonsei) },
+  // Fan shorthand (the shipped synonym list).
+  { query: '뮤비', kind: 'shorthand', expect: containing('MV') },
+  { query: '나침반 뮤비', kind: 'shorthand', expect: containing('나침반', 'MV') },
+  { query: '가을 정류장 뮤비', kind: 'shorthand', expect: titled("루미네 '가을 정류장' MV"), first: "루미네 '가을 정류장' MV" },
+  { query: '생카', kind: 'shorthand', expect: containing('생일 기념 카페') },
+  { query: '강서아 생카', kind: 'shorthand', expect: titled('강서아 생일 기념 카페 이벤트'), first: '강서아 생일 기념 카페 이벤트' },
+  { query: '유나 생카', kind: 'shorthand', expect: titled('정유나 생일 기념 카페 이벤트') },
+  { query: '팬싸', kind: 'shorthand', expect: containing('팬사인회') },
+  { query: '가을 정류장 팬싸', kind: 'shorthand', expect: containing('가을 정류장', '팬사인회') },
+  { query: '영통팬싸', kind: 'shorthand', expect: containing('영상통화 팬사인회') },
+  { query: '대면팬싸 명동', kind: 'shorthand', expect: containing('대면 팬사인회', '명동') },
+  { query: '쇼케', kind: 'shorthand', expect: containing('쇼케이스') },
+  { query: '컴백 쇼케', kind: 'shorthand', expect: containing('컴백 쇼케이스') },
+  { query: '팬콘', kind: 'shorthand', expect: containing('팬콘서트') },
+  { query: '팬콘 티켓', kind: 'shorthand', expect: titled('팬콘서트 〈LUMINOUS〉 티켓 오픈') },
+  { query: '자컨', kind: 'shorthand', expect: containing('자체 예능') },
+  { query: '음방', kind: 'shorthand', expect: containing('무대') },
+  { query: '나침반 음방', kind: 'shorthand', expect: containing('나침반', '무대') },
+  { query: '시그', kind: 'shorthand', expect: containing('시즌 그리팅') },
+  { query: '인라', kind: 'shorthand', expect: containing('인스타그램 라이브') },
+  { query: '하린 인라', kind: 'shorthand', expect: containing('윤하린 인스타그램 라이브') },
+  { query: '안무영상', kind: 'shorthand', expect: containing('Dance Practice') },
+  { query: '연습영상 나침반', kind: 'shorthand', expect: titled("[Dance Practice] 루미네 '나침반'") },
+  { query: '팬밋 도쿄', kind: 'shorthand', expect: titled('루미네 팬미팅 in 도쿄') },
+  { query: '가요제', kind: 'shorthand', expect: titled(`${DEMO_YEAR} 한빛 가요대축제`, `${DEMO_YEAR} 가요 대제전`) },
+  // Trailing particles.
+  { query: '나침반의', kind: 'particle', expect: containing('나침반') },
+  { query: '루미네의 팬미팅', kind: 'particle', expect: containing('루미네 팬미팅') },
+  { query: '가을 정류장에서', kind: 'particle', expect: containing('가을 정류장') },
+  { query: '류채이는', kind: 'particle', expect: containing('류채이') },
+  { query: '팬사인회를', kind: 'particle', expect: containing('팬사인회') },
+  { query: '대동제와', kind: 'particle', expect: containing('대동제') },
+  { query: '쇼케이스도', kind: 'particle', expect: containing('쇼케이스') },
+  { query: '윤하린에게', kind: 'particle', expect: containing('윤하린') },
+  { query: '한강 뮤직 페스티벌에서', kind: 'particle', expect: titled('한강 뮤직 페스티벌'), first: '한강 뮤직 페스티벌' },
+  { query: '카운트다운 라이브를', kind: 'particle', expect: titled('카운트다운 라이브'), first: '카운트다운 라이브' },
+  { query: '퀴즈쇼에', kind: 'particle', expect: containing('퀴즈쇼') },
+  { query: '정유나와 백다온', kind: 'particle', expect: containing('#정유나 #백다온') },
+  // Spacing: run together, or spaced where the title is not.
+  { query: '루미네팬미팅인도쿄', kind: 'spacing', expect: titled('루미네 팬미팅 in 도쿄'), first: '루미네 팬미팅 in 도쿄' },
+  { query: '루미네팬미팅in도쿄', kind: 'spacing', expect: titled('루미네 팬미팅 in 도쿄'), first: '루미네 팬미팅 in 도쿄' },
+  { query: '빛의방향으로', kind: 'spacing', expect: containing('빛의 방향으로') },
+  { query: '가을정류장', kind: 'spacing', expect: containing('가을 정류장') },
+  { query: '팬 미팅', kind: 'spacing', expect: containing('팬미팅') },
+  { query: '루미 랜드', kind: 'spacing', expect: containing('루미랜드') },
+  { query: '쇼 케이스', kind: 'spacing', expect: containing('쇼케이스') },
+  { query: '팝업 스토어', kind: 'spacing', expect: containing('팝업스토어') },
+  { query: '루미랜드ep45', kind: 'spacing', expect: containing('EP.45'), first: '루미네 자체 예능 〈루미랜드〉 EP.45' },
+  { query: '강서아인스타그램라이브', kind: 'spacing', expect: containing('강서아 인스타그램 라이브') },
+  { query: '한강뮤직페스티벌', kind: 'spacing', expect: titled('한강 뮤직 페스티벌'), first: '한강 뮤직 페스티벌' },
+  { query: '팬콘서트DAY2', kind: 'spacing', expect: containing('DAY 2') },
+  { query: '나침반챌린지', kind: 'spacing', expect: containing('나침반 챌린지') },
+  { query: `${DEMO_YEAR}가요대제전`, kind: 'spacing', expect: titled(`${DEMO_YEAR} 가요 대제전`), first: `${DEMO_YEAR} 가요 대제전` },
+  { query: 'K POP 페스티벌', kind: 'spacing', expect: containing('K-POP') },
+  { query: '퀴즈 쇼', kind: 'spacing', expect: containing('퀴즈쇼') },
+  // A word that matches nothing (or nothing beside the others) does not empty the result.
+  { query: '5월 대동제', kind: 'ignored word', expect: containing('대동제') },
+  { query: '대동제 티켓팅', kind: 'ignored word', expect: containing('대동제') },
+  { query: '루미네 팬미팅 오사카', kind: 'ignored word', expect: containing('루미네 팬미팅') },
+  { query: '나침반 MV 풀버전', kind: 'ignored word', expect: containing('나침반', 'MV') },
+  { query: '강서아 생일 케이크', kind: 'ignored word', expect: titled('강서아 생일 기념 카페 이벤트'), first: '강서아 생일 기념 카페 이벤트' },
+  { query: '백다온 화보 촬영장', kind: 'ignored word', expect: containing('[화보] 백다온') },
+  { query: '윤하린 라이브 다시보기', kind: 'ignored word', expect: containing('윤하린 인스타그램 라이브') },
+  { query: '팬미팅 도쿄 후기', kind: 'ignored word', expect: titled('루미네 팬미팅 in 도쿄'), first: '루미네 팬미팅 in 도쿄' },
+  { query: '가을 정류장 교차편집', kind: 'ignored word', expect: containing('가을 정류장') },
+  { query: '퀴즈쇼 하이라이트', kind: 'ignored word', expect: containing('퀴즈쇼') },
+  { query: `${DEMO_YEAR} 누리 뮤직 어워즈 레드카펫`, kind: 'ignored word', expect: titled(`${DEMO_YEAR} 누리 뮤직 어워즈`), first: `${DEMO_YEAR} 누리 뮤직 어워즈` },
+  { query: '카운트다운 라이브 직캠', kind: 'ignored word', expect: titled('카운트다운 라이브'), first: '카운트다운 라이브' },
+  // Typos counted in keystrokes: a compound vowel's first key missing, a vowel said alike.
+  { query: '하보', kind: 'keystroke typo', expect: containing('[화보]') },
+  { query: '퉤근길', kind: 'keystroke typo', expect: containing('퇴근길') },
+  { query: '자체 에능', kind: 'keystroke typo', expect: containing('자체 예능') },
+  { query: '스케쥴 공개', kind: 'keystroke typo', expect: containing('스케줄 공개') },
+  { query: '첼린지', kind: 'keystroke typo', expect: containing('챌린지') },
+  { query: '얼간 무드', kind: 'keystroke typo', expect: containing('월간 무드') },
+  { query: '매거진 루채', kind: 'keystroke typo', expect: containing('매거진 루체') },
+  { query: '씨네 플래이', kind: 'keystroke typo', expect: containing('씨네 플레이') },
+  { query: '키즈쇼', kind: 'keystroke typo', expect: containing('퀴즈쇼') },
+  { query: '팬사인훼', kind: 'keystroke typo', expect: containing('팬사인회') },
+  // Words of five syllables or more forgive two keystrokes.
+  { query: '인쓰타그렘', kind: 'long word typo', expect: containing('인스타그램') },
+  { query: '가요데축재', kind: 'long word typo', expect: containing('가요대축제') },
+  { query: '성균간대학꾜', kind: 'long word typo', expect: titled(FESTIVALS.skku) },
+  { query: '즁앙데학교', kind: 'long word typo', expect: titled(FESTIVALS.cau) },
+  { query: '카운특따운', kind: 'long word typo', expect: titled('카운트다운 라이브') },
+  { query: '뮤찍플럿스', kind: 'long word typo', expect: containing('뮤직플러스') },
+  { query: '한국웨국어대학교', kind: 'long word typo', expect: titled(FESTIVALS.hufs) },
+  // A half-typed last syllable is a prefix.
+  { query: '팬미ㅌ', kind: 'half-typed', expect: containing('팬미팅') },
+  { query: '팬밑', kind: 'half-typed', expect: containing('팬미팅') },
+  { query: '루미ㄹ', kind: 'half-typed', expect: containing('루미랜드') },
+  { query: '쇼케이ㅅ', kind: 'half-typed', expect: containing('쇼케이스') },
+  { query: '나침ㅂ', kind: 'half-typed', expect: containing('나침반') },
+  { query: '가을 정류ㅈ', kind: 'half-typed', expect: containing('가을 정류장') },
+  { query: '팝업스토ㅇ', kind: 'half-typed', expect: containing('팝업스토어') },
+  { query: '한강 뮤직 페스티ㅂ', kind: 'half-typed', expect: titled('한강 뮤직 페스티벌') },
+  { query: '카운트다ㅇ', kind: 'half-typed', expect: titled('카운트다운 라이브') },
+  { query: '인스타그ㄹ', kind: 'half-typed', expect: containing('인스타그램') },
+  { query: '챌린ㅈ', kind: 'half-typed', expect: containing('챌린지') },
+  // Romanised names and Latin titles: any case, any word order.
+  { query: 'luminous', kind: 'latin case/order', expect: containing('LUMINOUS') },
+  { query: 'Luminous 팬콘서트', kind: 'latin case/order', expect: containing('LUMINOUS', '팬콘서트') },
+  { query: 'dance practice', kind: 'latin case/order', expect: containing('Dance Practice') },
+  { query: 'PRACTICE DANCE', kind: 'latin case/order', expect: containing('Dance Practice') },
+  { query: 'DAON BAEK', kind: 'latin case/order', expect: withMember('백다온') },
+  { query: 'harin yoon', kind: 'latin case/order', expect: withMember('윤하린') },
+  { query: 'seoa kang', kind: 'latin case/order', expect: withMember('강서아') },
+  { query: 'compass japanese', kind: 'latin case/order', expect: containing('Compass') },
+  { query: 'VER JAPANESE', kind: 'latin case/order', expect: containing('Japanese ver') },
+  { query: 'lumi-log', kind: 'latin case/order', expect: containing('LUMI-LOG') },
+  { query: 'log lumi', kind: 'latin case/order', expect: containing('LUMI-LOG') },
+  { query: 'ost part.2', kind: 'latin case/order', expect: containing('OST Part.2') },
+  { query: 'k-pop', kind: 'latin case/order', expect: containing('K-POP') },
 ];
 
 /**
@@ -156,6 +312,25 @@ export async function storeDemoSchedules(db: Db): Promise<SearchDocument[]> {
     }
   });
   return loadAllSearchDocuments(db);
+}
+
+/**
+ * The analyser the service's analysis threads build (workers/analysis.worker.ts): the user
+ * dictionary, member names, nicknames and romanised names, school names, title words. The service
+ * searches with its query words; the quality table does too.
+ */
+export async function serviceAnalyzer(db: Db): Promise<KoreanAnalyzer> {
+  const [dictionary, members, schools, titles] = await Promise.all([
+    db.one<{ content: string }>('SELECT content FROM user_dictionary WHERE id = 1'),
+    db.any<{ name: string; name_en: string | null; nicknames: string[] }>('SELECT name, name_en, nicknames FROM members'),
+    db.any<{ full_name: string; short_names: string[] }>('SELECT full_name, short_names FROM school_names'),
+    db.any<{ title: string }>('SELECT title FROM schedules'),
+  ]);
+  const analyzer = new KoreanAnalyzer(parseUserDictionary(dictionary.content).entries);
+  const names = [...members.flatMap((m) => [m.name, ...m.nicknames, ...(m.name_en ? [m.name_en] : [])]), ...schools.flatMap((s) => [s.full_name, ...s.short_names])];
+  for (const word of names) analyzer.add({ word: normalizeText(word), tag: 'NNP' });
+  harvestTitleWords(analyzer, titles.map((row) => row.title));
+  return analyzer;
 }
 
 export interface QualityResult {

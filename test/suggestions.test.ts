@@ -153,6 +153,20 @@ test('dict: a bad line gives 400 naming the line; nothing is saved', async (t) =
   t.is((await call(service.url, 'GET', '/api/schedules/suggestions/dict', { token: await admin() })).body.content, before);
 });
 
+test.serial('dict: a synonym line (`word => alternative | …`) applies to searches within a second, without a rebuild; a bad one is refused', async (t) => {
+  const titles = async (q: string) => (await call(service.url, 'GET', `/api/schedules/?search=${encodeURIComponent(q)}`)).body.schedules.map((s: { title: string }) => s.title);
+  const before = (await call(service.url, 'GET', '/api/schedules/suggestions/dict', { token: await admin() })).body.content;
+  const bad = await call(service.url, 'PUT', '/api/schedules/suggestions/dict', { json: { content: '콘 서트 => 콘서트\n' }, token: await admin() });
+  t.is(bad.status, 400);
+  t.regex(bad.body.error, /1번째 줄/);
+  const put = await call(service.url, 'PUT', '/api/schedules/suggestions/dict', { json: { content: `${before}\n# 줄임말\n프콘 => 프로미스나인 콘서트 | 콘서트\n` }, token: await admin() });
+  t.is(put.status, 200);
+  // The search looks at the dictionary's version at most once a second.
+  await new Promise((resolve) => setTimeout(resolve, 1_100));
+  t.deepEqual(await titles('프콘'), ['프로미스나인 콘서트 서울']);
+  await call(service.url, 'PUT', '/api/schedules/suggestions/dict', { json: { content: before }, token: await admin() });
+});
+
 test.serial('dict: a PUT takes effect for the next query without a restart', async (t) => {
   t.false((await suggest('루미네')).includes('루미네스타'));
   const put = await call(service.url, 'PUT', '/api/schedules/suggestions/dict', { json: { content: '# 팬덤\n루미네스타\tNNP\n' }, token: await admin() });
@@ -160,6 +174,32 @@ test.serial('dict: a PUT takes effect for the next query without a restart', asy
   t.true((await suggest('루미네')).includes('루미네스타'));
   t.true((await suggest('ㄹㅁㄴㅅㅌ')).includes('루미네스타'));
   t.is((await call(service.url, 'GET', '/api/schedules/suggestions/dict', { token: await admin() })).body.content, '# 팬덤\n루미네스타\tNNP\n');
+});
+
+test('search: a word matching nothing is left out and named in ignoredWords, as the OpenAPI document says (issue 41)', async (t) => {
+  const page = (await call(service.url, 'GET', `/api/schedules/?search=${encodeURIComponent('서울 콘서트 오사카')}`)).body;
+  t.deepEqual(page.schedules.map((s: { title: string }) => s.title), ['프로미스나인 콘서트 서울']);
+  t.deepEqual(page.ignoredWords, ['오사카']);
+  // Every word matched: no ignoredWords at all.
+  t.false('ignoredWords' in (await call(service.url, 'GET', `/api/schedules/?search=${encodeURIComponent('서울 콘서트')}`)).body);
+  const openapi = (await call(service.url, 'GET', '/api/openapi.json')).body;
+  t.true(JSON.stringify(openapi).includes('"ignoredWords"'), 'the search response schema names ignoredWords');
+});
+
+test('search: Latin keys typed for Hangul and fan shorthand find the schedule (issue 41)', async (t) => {
+  const titles = async (q: string) => (await call(service.url, 'GET', `/api/schedules/?search=${encodeURIComponent(q)}`)).body.schedules.map((s: { title: string }) => s.title);
+  // 프로미스나인 typed with the keyboard in English mode.
+  t.true((await titles('vmfhaltmskdls')).includes('프로미스나인 팬사인회'));
+  // 팬싸 is shipped shorthand for 팬사인회.
+  t.deepEqual(await titles('프로미스나인 팬싸'), ['프로미스나인 팬사인회']);
+});
+
+test('suggestions: Latin keys typed for Hangul suggest the Hangul first; several words complete in any order (issue 41)', async (t) => {
+  const layout = await suggest('vmfhal');
+  t.is(layout[0], '프로미');
+  t.true(layout.includes('프로미스나인 콘서트 서울'));
+  t.true((await suggest('서울 콘서트')).includes('프로미스나인 콘서트 서울'));
+  t.true((await suggest('음악중심 무대')).includes('음악중심 컴백 무대'));
 });
 
 test('search: particles are stripped and unspaced words split by the analyser', async (t) => {

@@ -12,7 +12,7 @@ import { workerData } from 'node:worker_threads';
 import pgPromise from 'pg-promise';
 import { DATABASE_UNAVAILABLE, databaseUnavailable } from '../shared/db/database.ts';
 import { changedSuggestedSearches, SAVED_IN_INDEX, suggestedSearches, type SuggestedSearchRules } from '../shared/db/repositories/saved-searches.ts';
-import { KoreanAnalyzer } from '../shared/korean/analyzer.ts';
+import { harvestTitleWords, KoreanAnalyzer } from '../shared/korean/analyzer.ts';
 import { parseUserDictionary, type ParsedDictionary } from '../shared/korean/dictionary.ts';
 import { normalizeText } from '../shared/korean/normalize.ts';
 import { SuggestionIndex, type SuggestionCandidate } from '../shared/korean/suggestion-index.ts';
@@ -43,7 +43,6 @@ export type AnalysisTask =
 
 const REFRESH_EVERY_MS = 5_000;
 const FULL_REBUILD_EVERY_MS = 10 * 60_000;
-const MIN_HARVESTED_WORD = 2;
 /** Saved searches added between two builds, at most; the next build keeps the most saved SAVED_IN_INDEX. */
 const SAVED_ADDED_MAX = SAVED_IN_INDEX;
 /** New saves a refresh looks at, at most (the rest at the next one). */
@@ -89,13 +88,7 @@ let refreshing: Promise<boolean> | null = null;
 const ms = (date: Date | null) => (date ? date.getTime() : 0);
 
 /** Words the analyser knows: the user dictionary, member names and nicknames, school names, title words. */
-function harvest(analyzer: KoreanAnalyzer, titles: string[]): void {
-  for (const title of titles) {
-    for (const word of normalizeText(title).split(' ')) {
-      if ([...word].length >= MIN_HARVESTED_WORD && /[가-힣]/.test(word)) analyzer.add({ word, tag: 'NNG' });
-    }
-  }
-}
+const harvest = harvestTitleWords;
 
 async function build(): Promise<State> {
   const [dictionary, members, schools, titles, venues, saved, stamp] = await Promise.all([

@@ -59,6 +59,26 @@ function isSuffixSequence(text: string): boolean {
   return reachable[text.length] === true;
 }
 
+/**
+ * The word without its trailing particles or endings (`나침반이` → 나침반, `루미네에서도` → 루미네),
+ * or undefined when it has none: a query word that needs not match with them. A one-syllable
+ * particle leaves at least two syllables (고양이 keeps its 이), a longer one at least one.
+ */
+export function withoutTrailingParticles(word: string): string | undefined {
+  let rest = word;
+  for (let strips = 0; strips < MAX_SUFFIX_STRIPS; strips++) {
+    let stripped: string | undefined;
+    for (let length = Math.min(LONGEST_SUFFIX, rest.length - 1); length >= 1 && stripped === undefined; length--) {
+      const suffix = rest.slice(rest.length - length);
+      if (!SUFFIX_SET.has(suffix) || !/^[가-힣]+$/.test(rest)) continue;
+      if (rest.length - length >= (length >= 2 ? 1 : 2)) stripped = rest.slice(0, rest.length - length);
+    }
+    if (stripped === undefined) break;
+    rest = stripped;
+  }
+  return rest === word ? undefined : rest;
+}
+
 interface TrieNode {
   next: Map<number, TrieNode> | undefined;
   tag: string | undefined;
@@ -243,5 +263,17 @@ export class KoreanAnalyzer {
       if (fallback === undefined && remainder >= minimumUnknownRemainder(suffix)) fallback = suffix;
     }
     return fallback;
+  }
+}
+
+/** Title words shorter than this are not learnt (one syllable would split every unknown word). */
+export const MIN_HARVESTED_WORD = 2;
+
+/** Teaches the analyser the Hangul words of schedule titles, so run-together queries split at them. */
+export function harvestTitleWords(analyzer: KoreanAnalyzer, titles: Iterable<string>): void {
+  for (const title of titles) {
+    for (const word of normalizeText(title).split(' ')) {
+      if ([...word].length >= MIN_HARVESTED_WORD && /[가-힣]/.test(word)) analyzer.add({ word, tag: 'NNG' });
+    }
   }
 }

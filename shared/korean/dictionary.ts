@@ -1,5 +1,8 @@
-// User dictionary: one `word<TAB>tag` entry a line, `#` comments, blank lines allowed.
+// User dictionary: one `word<TAB>tag` entry a line, or a synonym line `word => alternative | …`
+// (shared/korean/synonyms.ts), `#` comments, blank lines allowed.
 // The content is stored as the user wrote it; this only checks it and extracts entries.
+
+import { isSynonymLine, MAX_SYNONYM_LINES, parseSynonymLine, type SynonymEntry } from './synonyms.ts';
 
 export const MAX_WORD_LENGTH = 50;
 
@@ -36,6 +39,8 @@ export interface DictionaryError {
 
 export interface ParsedDictionary {
   entries: DictionaryEntry[];
+  /** Synonym lines (`뮤비 => MV`), applied to query words at query time. */
+  synonyms: SynonymEntry[];
   errors: DictionaryError[];
 }
 
@@ -44,6 +49,7 @@ const HAS_CONTROL = /\p{Cc}/u;
 
 export function parseUserDictionary(content: string): ParsedDictionary {
   const entries: DictionaryEntry[] = [];
+  const synonyms: SynonymEntry[] = [];
   const errors: DictionaryError[] = [];
   // A BOM from a Windows editor is not part of the first word.
   const lines = typeof content === 'string' ? content.replace(/^\uFEFF/, '').split('\n') : [];
@@ -56,6 +62,13 @@ export function parseUserDictionary(content: string): ParsedDictionary {
     const trimmedStart = raw.trimStart();
     if (trimmedStart === '' || trimmedStart.startsWith('#')) continue;
 
+    if (isSynonymLine(raw)) {
+      const synonym = parseSynonymLine(raw.normalize('NFC'));
+      if (typeof synonym === 'string') fail(synonym);
+      else if (synonyms.length >= MAX_SYNONYM_LINES) fail(`줄임말 줄은 ${MAX_SYNONYM_LINES}개까지 적을 수 있습니다.`);
+      else synonyms.push(synonym);
+      continue;
+    }
     const tab = raw.indexOf('\t');
     if (tab < 0) {
       fail(`단어와 품사 태그 사이에 탭이 없습니다. "단어<탭>품사" 형식으로 적어 주세요.`);
@@ -99,5 +112,5 @@ export function parseUserDictionary(content: string): ParsedDictionary {
     }
     entries.push({ word, tag });
   }
-  return { entries, errors };
+  return { entries, synonyms, errors };
 }

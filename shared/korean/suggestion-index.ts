@@ -8,7 +8,8 @@
 import { foldLatinCase, normalizeText, tidyText } from './normalize.ts';
 import { CharClass, charClassOf, choseongCodeOf, hangulJamoOfCode, isChoseongQuery, jamoKeyOfNormalized } from './jamo.ts';
 import type { KoreanAnalyzer } from './analyzer.ts';
-import { isTypoCandidate, jamoEdits, MAX_TYPO_EDITS, typoSkeleton } from './typo.ts';
+import { convertLayoutSlips } from './layout.ts';
+import { isTypoCandidate, jamoEdits, maxTypoEdits, typoSkeleton } from './typo.ts';
 
 const HANGUL_WORD = /[가-힣]{2,}/g;
 const ONLY_HANGUL = /^[가-힣]+$/;
@@ -24,6 +25,11 @@ export interface SuggestionIndexOptions {
   /** Adds word starts inside unspaced text (`프로미스나인콘서트` → `콘서트`). */
   analyzer?: KoreanAnalyzer;
 }
+
+/** Words of a query a suggestion must all hold (`#everyWord`); longer queries: their first ones. */
+const MAX_EVERY_WORDS = 6;
+/** Characters of a query read for a keyboard-layout slip. */
+const MAX_LAYOUT_QUERY = 100;
 
 /** Largest `limit` honoured by `suggest`. */
 export const MAX_SUGGESTIONS = 50;
@@ -515,12 +521,20 @@ export class SuggestionIndex {
   suggest(query: string, limit = 10): string[] {
     const count = Math.min(MAX_SUGGESTIONS, Math.floor(Number.isFinite(limit) ? limit : 0));
     if (count <= 0) return [];
-    const corrected = this.correct(query);
-    if (corrected === undefined) return this.#complete(query, count);
-    // The corrected query first, then its completions, then those of what was typed.
+    // Latin keys typed for Hangul (`fnalsp`): its Hangul reading, when something completes it,
+    // first if what was typed completes nothing, else after those completions (`ep` → EP.45).
+    const layout = convertLayoutSlips(tidyText(query).slice(0, MAX_LAYOUT_QUERY));
+    const layoutCompletions = layout === undefined ? [] : this.#complete(layout, count);
+    const corrected = layoutCompletions.length > 0 ? undefined : this.correct(query);
+    if (corrected === undefined && layoutCompletions.length === 0) return this.#complete(query, count);
+    // The corrected (or Hangul) query first, then its completions, then those of what was typed.
     const seen = new Set<string>();
     const suggestions: string[] = [];
-    for (const text of [corrected, ...this.#complete(corrected, count), ...this.#complete(query, count)]) {
+    const typed = this.#complete(query, count);
+    const texts = corrected !== undefined
+      ? [corrected, ...this.#complete(corrected, count), ...typed]
+      : typed.length > 0 ? [...typed, layout!, ...layoutCompletions] : [layout!, ...layoutCompletions];
+    for (const text of texts) {
       const key = normalizeText(text);
       if (seen.has(key)) continue;
       seen.add(key);
@@ -546,7 +560,7 @@ export class SuggestionIndex {
       let best: string | undefined;
       let bestWeight = -1;
       for (const [candidate, weight] of sameSkeleton) {
-        if (candidate.length !== normalized.length || jamoEdits(candidate, 0, normalized) > MAX_TYPO_EDITS) continue;
+        if (candidate.length !== normalized.length || jamoEdits(candidate, 0, normalized, maxTypoEdits(normalized)) > maxTypoEdits(normalized)) continue;
         if (weight > bestWeight || (weight === bestWeight && candidate < best!)) {
           best = candidate;
           bestWeight = weight;
@@ -594,7 +608,30 @@ export class SuggestionIndex {
       }
       tier0.push(...selectTop(sources, count - tier0.length, this.#compare, new Set(tier0)));
     }
+    // Nothing completes the words as typed together: candidates holding each of them.
+    if (tier0.length === 0 && choseongQuery === undefined && normalized.includes(' ')) {
+      tier0.push(...selectTop(this.#everyWord(normalized), count - tier0.length, this.#compare, new Set(tier0)));
+    }
     return tier0.map((id) => this.#display[id]!);
+  }
+
+  /**
+   * Candidates holding every word of a query of several words that completes nothing else,
+   * anywhere and in any order (`루미네 MV` → 루미네 '나침반' MV), the last word possibly half-typed
+   * (its jamo): seeded by the
+   * candidates holding the longest word (`#bigramTop`, bounded), then checked word by word.
+   */
+  #everyWord(normalized: string): number[] {
+    const words = [...new Set(normalized.split(' ').filter(Boolean))].slice(0, MAX_EVERY_WORDS);
+    const last = words[words.length - 1]!;
+    const whole = words.slice(0, -1);
+    const seed = words.reduce((longest, word) => (word.length > longest.length ? word : longest));
+    if (seed.length < 2) return [];
+    const lastJamo = jamoKeyOfNormalized(last);
+    return this.#bigramTop(seed, CACHED_TOP).filter((id) => {
+      const text = this.#compact[id]!;
+      return whole.every((word) => text.includes(word)) && (text.includes(last) || jamoKeyOfNormalized(text).includes(lastJamo));
+    });
   }
 
   /** Records the candidate (or merges it); returns its id, undefined for empty text. */

@@ -4,6 +4,7 @@ import type { Logger } from '../runtime/logger.ts';
 import { loadAllSearchDocuments } from './documents.ts';
 import { EmbeddedSearchIndex, type QueryAnalyzer } from './embedded.ts';
 import type { SearchIndex } from './search-index.ts';
+import { storedSynonyms } from './synonym-source.ts';
 
 export interface SearchIndexOptions {
   db: Db;
@@ -33,7 +34,7 @@ export function storedUserDictionary(db: Db): () => Promise<string> {
  */
 export async function createSearchIndex(options: SearchIndexOptions): Promise<SearchIndex> {
   if (options.opensearchUrl === null) {
-    const index = new EmbeddedSearchIndex(options.db, options.analyze);
+    const index = new EmbeddedSearchIndex(options.db, options.analyze, storedSynonyms(options.db));
     // Rows written before the index's current format (a migration added keys) are rebuilt once.
     if (await index.ensureCurrentFormat(() => loadAllSearchDocuments(options.db))) options.logger.info('search index rebuilt in its current format');
     return index;
@@ -47,6 +48,7 @@ export async function createSearchIndex(options: SearchIndexOptions): Promise<Se
     logger: options.logger,
     userDictionary: options.userDictionary ?? storedUserDictionary(options.db),
     ...(options.analyze ? { analyze: options.analyze } : {}),
+    synonyms: storedSynonyms(options.db),
   });
   try {
     await index.ensure(() => loadAllSearchDocuments(options.db));

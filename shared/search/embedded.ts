@@ -20,7 +20,11 @@ import { setImmediate as setImmediatePromise } from 'node:timers/promises';
 import { bigramsOfNormalized, choseongOfNormalized, consonantRuns, isChoseongQuery } from '../korean/jamo.ts';
 import { normalizeText } from '../korean/normalize.ts';
 import { isTypoCandidate, matchesWithTypo, skeletonBigrams, typoSkeleton } from '../korean/typo.ts';
+import { convertLayoutSlips } from '../korean/layout.ts';
+import { MAX_REWRITES, queryRewrites, type QueryRewrite } from '../korean/query-rewrites.ts';
 import { preparedQuery, type Db, type Queryable } from '../db/database.ts';
+import { searchAsFansType, type WordSearchEngine } from './fan-typing.ts';
+import { defaultSynonyms, type SynonymSource } from './synonym-source.ts';
 import { GramFrequencies, type GramStatistics } from './gram-frequencies.ts';
 import type { SearchDocument, SearchIndex, SearchPage } from './search-index.ts';
 
@@ -69,7 +73,7 @@ const removeDocuments = preparedQuery('search-remove-documents', `${WRITER} DELE
 /** Documents written by one statement. */
 const WRITE_BATCH = 500;
 /** Rows of an older format miss keys this code reads: `ensureCurrentFormat` rebuilds them. */
-export const DOCUMENT_FORMAT = 6;
+export const DOCUMENT_FORMAT = 7;
 /**
  * Totals are counted exactly up to this many matches; a query matching more reports this number
  * with `hasMore` (the OpenAPI description and docs/search.md say so), and its pages are still in exact
@@ -409,6 +413,33 @@ export const plainQueryWords: QueryAnalyzer = (query) =>
     .split(' ')
     .filter(Boolean);
 
+/** The query words both engines search: analysed, spaces removed, at most MAX_WORD_LENGTH long, MAX_QUERY_WORDS of them. */
+export async function queryWords(analyze: QueryAnalyzer, query: string): Promise<string[]> {
+  const words = (await analyze(query)).map((word) => word.replace(/ /g, '').slice(0, MAX_WORD_LENGTH)).filter(Boolean);
+  return [...new Set(words)].slice(0, MAX_QUERY_WORDS);
+}
+
+/**
+ * The bounded rewrites of a query (shared/korean/query-rewrites.ts): its keyboard-layout reading
+ * (analysed like the query) first when some Latin word spells Hangul, then the words' variants.
+ */
+export async function rewritesOf(query: string, words: string[], analyze: QueryAnalyzer, synonyms: SynonymSource): Promise<QueryRewrite[]> {
+  const layout = convertLayoutSlips(query.slice(0, 200));
+  const layoutWords = layout === undefined ? undefined : await queryWords(analyze, layout);
+  const table = await synonyms.table();
+  const rewrites = queryRewrites(words, table, layoutWords);
+  // Shorthand the analyser split (연습영상 → 연습, 영상) is looked up as typed too.
+  const typed = await queryWords(plainQueryWords, query);
+  if (rewrites.length < MAX_REWRITES && typed.join(' ') !== words.join(' ')) {
+    for (const rewrite of queryRewrites(typed, table)) {
+      if (rewrites.length < MAX_REWRITES && rewrite.kind === 'synonym' && !rewrites.some((other) => other.words.join(' ') === rewrite.words.join(' '))) rewrites.push(rewrite);
+    }
+    // The words as typed: a mistyped run-together word (가요데축재) the analyser split is corrected whole.
+    if (rewrites.length < MAX_REWRITES) rewrites.push({ kind: 'spacing', words: typed });
+  }
+  return rewrites;
+}
+
 export class EmbeddedSearchIndex implements SearchIndex {
   readonly engine = 'embedded' as const;
 
@@ -417,6 +448,7 @@ export class EmbeddedSearchIndex implements SearchIndex {
   constructor(
     private readonly db: Db,
     private readonly analyze: QueryAnalyzer = plainQueryWords,
+    private readonly synonyms: SynonymSource = defaultSynonyms,
   ) {
     this.gramFrequencies = new GramFrequencies(db, GRAM_STATS_MAX_AGE_MS);
   }
@@ -490,19 +522,32 @@ export class EmbeddedSearchIndex implements SearchIndex {
   }
 
   async search(query: string, page: { offset: number; limit: number }): Promise<SearchPage> {
-    const words = [...new Set((await this.analyze(query)).map((word) => word.replace(/ /g, '').slice(0, MAX_WORD_LENGTH)).filter(Boolean))].slice(0, MAX_QUERY_WORDS);
+    const words = await queryWords(this.analyze, query);
     if (words.length === 0) return { ids: [], total: 0 };
-    const exact = await this.exactSearch(words, page);
-    // More exact matches than are counted: typo matches would only come after all of them.
-    if (exact.hasMore !== undefined) return { ids: exact.ids, total: exact.total, hasMore: exact.hasMore };
-    if (exact.strong || !words.some(isTypoCandidate)) return { ids: exact.ids, total: exact.total };
-    // Nothing matched well: matches within one jamo edit follow the exact ones.
-    const typos = await this.typoMatches(words, exact.total > 0);
-    if (typos.length === 0) return { ids: exact.ids, total: exact.total };
-    const from = Math.max(0, page.offset - exact.total);
-    const room = page.limit - exact.ids.length;
-    const ids = room > 0 && page.offset + page.limit > exact.total ? [...exact.ids, ...typos.slice(from, from + room)] : exact.ids;
-    return { ids, total: exact.total + typos.length };
+    const engine: WordSearchEngine = {
+      exact: (subset, window) => this.exactSearch(subset, window),
+      typos: (subset, someExact) => this.typoMatches(subset, someExact),
+      present: (subset) => this.present(subset),
+    };
+    return searchAsFansType(engine, words, page, () => rewritesOf(query, words, this.analyze, this.synonyms));
+  }
+
+  /**
+   * Per word: whether some document holds it in a field, or (a word of two syllables or more)
+   * holds its typo skeleton; one statement, each word one bounded EXISTS over the GIN index.
+   */
+  private async present(words: string[]): Promise<boolean[]> {
+    const statistics = await this.gramFrequencies.get();
+    const { values, param } = parameters();
+    const scores = this.exactScores(words, param);
+    const columns = words.map((word, i) => {
+      const exact = `EXISTS (SELECT 1 FROM search_documents WHERE ${EmbeddedSearchIndex.candidates([word], param, statistics)} AND (${scores[i]}) > 0)`;
+      if (!isTypoCandidate(word)) return `${exact} AS p${i}`;
+      const typo = `EXISTS (SELECT 1 FROM search_documents WHERE ${holds(skeletonBigrams(word).map((gram) => TYPO_TAG + gram), param)} AND ${contains('typo_key', param(typoSkeleton(word)))})`;
+      return `(${exact} OR ${typo}) AS p${i}`;
+    });
+    const [, [row] = []] = await this.db.multi<Record<string, boolean>>(`${BITMAP_ONLY} SELECT ${columns.join(', ')}`, values);
+    return words.map((_, i) => row?.[`p${i}`] === true);
   }
 
   /**

@@ -14,16 +14,15 @@
 import { createHash } from 'node:crypto';
 import { Client, errors, type API } from '@opensearch-project/opensearch';
 import { choseong, isChoseongQuery } from '../korean/jamo.ts';
-import { isTypoCandidate, jamoWord, typoSkeleton } from '../korean/typo.ts';
+import { isTypoCandidate, jamoWord, maxTypoEdits, typoSkeleton } from '../korean/typo.ts';
 import { normalizeText } from '../korean/normalize.ts';
 import { parseUserDictionary } from '../korean/dictionary.ts';
 import type { Logger } from '../runtime/logger.ts';
-import { plainQueryWords, SEARCH_TOTAL_CAP, TIER, TYPO_TIER, type QueryAnalyzer } from './embedded.ts';
+import { plainQueryWords, queryWords, rewritesOf, SEARCH_TOTAL_CAP, TIER, TYPO_TIER, type QueryAnalyzer } from './embedded.ts';
+import { MERGE_LIMIT, searchAsFansType, type WordSearchEngine } from './fan-typing.ts';
+import { defaultSynonyms, type SynonymSource } from './synonym-source.ts';
 import type { SearchDocument, SearchIndex, SearchPage } from './search-index.ts';
 
-// Same limits as the embedded engine: both engines see the same query words.
-const MAX_QUERY_WORDS = 8;
-const MAX_WORD_LENGTH = 40;
 const MAX_DESCRIPTION_CHARS = 1000;
 const BULK_DOCUMENTS = 500;
 // index.max_result_window's default: from + size beyond it is refused by the server.
@@ -36,7 +35,7 @@ const TEXT_FIELDS = ['title', 'source', 'venue', 'members', 'description'] as co
 const TYPO_FIELDS = ['title', 'source', 'venue', 'members'] as const;
 type TypoField = (typeof TYPO_FIELDS)[number];
 /** Version of the mapping and of `indexedDocument`: an index of another format is rebuilt by `ensure`. */
-export const INDEX_FORMAT = 2;
+export const INDEX_FORMAT = 3;
 /** Longest run of Hangul syllables whose parts are all indexed for typos (longer runs: their start). */
 const MAX_TYPO_RUN = 12;
 const HANGUL_RUN = /[가-힣]+/g;
@@ -198,10 +197,13 @@ function wordQuery(word: string): Query {
   return { dis_max: { queries: TEXT_FIELDS.map((field) => tier(fieldMatches(field, word), TIER[field])) } };
 }
 
-/** One jamo edit of `word` (a typo candidate) in a field's typo keys: skeleton equal, jamo one edit apart. */
+/**
+ * `word` (a typo candidate) within its keystrokes in a field's typo keys: skeleton equal, jamo
+ * (a compound vowel or a cluster is two) `maxTypoEdits` edits apart: one, two from five syllables.
+ */
 function typoMatches(field: TypoField, word: string): Query {
   const skeleton = typoSkeleton(word);
-  return { fuzzy: { [`typo.${field}`]: { value: typoKey(word), fuzziness: 1, prefix_length: skeleton.length + 1, transpositions: false } } };
+  return { fuzzy: { [`typo.${field}`]: { value: typoKey(word), fuzziness: maxTypoEdits(word), prefix_length: skeleton.length + 1, transpositions: false } } };
 }
 
 /** A word matched exactly in its best field, or else within one jamo edit (typo tiers, below every exact tier). */
@@ -240,10 +242,17 @@ export function typoSearchBody(words: string[], page: { offset: number; limit: n
   };
 }
 
-/** The query words, as the embedded engine takes them. */
-export async function queryWords(analyze: QueryAnalyzer, query: string): Promise<string[]> {
-  const words = (await analyze(query)).map((word) => word.replace(/ /g, '').slice(0, MAX_WORD_LENGTH)).filter(Boolean);
-  return [...new Set(words)].slice(0, MAX_QUERY_WORDS);
+/**
+ * Whether each word matches some document alone, exactly or within its typo (`p0`, `p1`, …): one
+ * request, no hits, a filter aggregation a word (fan-typing.ts leaves out the words matching nothing).
+ */
+export function presenceBody(words: string[]): API.Search_RequestBody {
+  return {
+    size: 0,
+    track_total_hits: false,
+    _source: false,
+    aggregations: Object.fromEntries(words.map((word, i) => [`p${i}`, { filter: typoWordQuery(word) }])),
+  };
 }
 
 /**
@@ -272,6 +281,8 @@ export interface OpenSearchIndexOptions {
   /** The user dictionary's current content; read at every rebuild. */
   userDictionary: () => Promise<string>;
   analyze?: QueryAnalyzer;
+  /** Synonyms applied at query time (default: the shipped ones). */
+  synonyms?: SynonymSource;
 }
 
 /** An index being filled by a rebuild: live writes go to it too, so the swap loses none of them. */
@@ -290,6 +301,7 @@ export class OpenSearchSearchIndex implements SearchIndex {
   private readonly logger: Logger;
   private readonly userDictionary: () => Promise<string>;
   private readonly analyze: QueryAnalyzer;
+  private readonly synonyms: SynonymSource;
   private build: Build | null = null;
   private rebuilding: Promise<unknown> = Promise.resolve();
   private lastVersion = 0;
@@ -301,6 +313,7 @@ export class OpenSearchSearchIndex implements SearchIndex {
     this.logger = options.logger.child({ component: 'search', engine: 'opensearch' });
     this.userDictionary = options.userDictionary;
     this.analyze = options.analyze ?? plainQueryWords;
+    this.synonyms = options.synonyms ?? defaultSynonyms;
   }
 
   /**
@@ -354,18 +367,26 @@ export class OpenSearchSearchIndex implements SearchIndex {
     if (words.length === 0) return { ids: [], total: 0 };
     const offset = Math.max(0, Math.floor(page.offset));
     const window = { offset: Math.min(offset, MAX_RESULT_WINDOW), limit: Math.max(0, Math.min(Math.floor(page.limit), MAX_RESULT_WINDOW - offset)) };
+    const engine: WordSearchEngine = {
+      exact: (subset, part) => this.exactPage(subset, part),
+      typos: async (subset) => (await this.searchPage(typoSearchBody(subset, { offset: 0, limit: MERGE_LIMIT }))).ids,
+      present: async (subset) => {
+        const response = await this.client.search({ index: this.alias, body: presenceBody(subset) });
+        const aggregations = response.body.aggregations as Record<string, { doc_count?: number }> | undefined;
+        return subset.map((_, i) => (aggregations?.[`p${i}`]?.doc_count ?? 0) > 0);
+      },
+    };
+    return searchAsFansType(engine, words, window, () => rewritesOf(query, words, this.analyze, this.synonyms));
+  }
+
+  /** Exact matches of every word: the page, the total (capped), and whether one is strong (outside the description). */
+  private async exactPage(words: string[], window: { offset: number; limit: number }): Promise<SearchPage & { strong: boolean }> {
     // One hit more than the page says whether another page follows when the total is capped.
     const probe = await this.searchPage(searchBody(words, { offset: window.offset, limit: Math.min(window.limit + 1, MAX_RESULT_WINDOW - window.offset) }));
-    const exact = { ...probe, ids: probe.ids.slice(0, window.limit) };
-    // More exact matches than are counted: typo matches would only come after all of them.
-    if (exact.total > SEARCH_TOTAL_CAP) return { ids: exact.ids, total: SEARCH_TOTAL_CAP, hasMore: probe.ids.length > window.limit };
-    const strong = (exact.aggregations?.strong?.doc_count ?? 1) > 0;
-    if (strong || !words.some(isTypoCandidate)) return { ids: exact.ids, total: exact.total };
-    // Nothing matched well: matches within one jamo edit follow the exact ones.
-    const room = window.limit - exact.ids.length;
-    const from = Math.min(Math.max(0, window.offset - exact.total), MAX_RESULT_WINDOW);
-    const typos = await this.searchPage(typoSearchBody(words, { offset: from, limit: Math.max(0, Math.min(room, MAX_RESULT_WINDOW - from)) }));
-    return { ids: [...exact.ids, ...(window.offset + window.limit > exact.total ? typos.ids : [])], total: exact.total + typos.total };
+    const ids = probe.ids.slice(0, window.limit);
+    if (probe.total > SEARCH_TOTAL_CAP) return { ids, total: SEARCH_TOTAL_CAP, hasMore: probe.ids.length > window.limit, strong: true };
+    const strong = probe.aggregations?.strong?.doc_count;
+    return { ids, total: probe.total, strong: strong === undefined ? probe.total > 0 : strong > 0 };
   }
 
   private async searchPage(body: API.Search_RequestBody): Promise<SearchPage & { aggregations?: { strong?: { doc_count?: number } } }> {

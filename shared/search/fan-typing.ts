@@ -1,0 +1,130 @@
+// One search, as fans type (issue 41), over either engine's primitives: the query's own words
+// first (exact, best first); when nothing matches well, the bounded rewrites of
+// shared/korean/query-rewrites.ts (a keyboard-layout slip, fan shorthand, particles, a half-typed
+// last syllable, letters and digits run together) follow the exact matches, then the typo matches;
+// and when no document matches every word, words are left out (those matching nothing, then one
+// at most MAX_DROP_ATTEMPTS more searches) and named in `ignoredWords`. Every step is one
+// engine search of at most eight words: a query costs at most a fixed number of them.
+import { isTypoCandidate } from '../korean/typo.ts';
+import type { QueryRewrite } from '../korean/query-rewrites.ts';
+import type { SearchPage } from './search-index.ts';
+import { SEARCH_TOTAL_CAP } from './embedded.ts';
+
+/** Weak results of the words and of their rewrites are merged up to about this many. */
+export const MERGE_LIMIT = 200;
+/** Queries of at most this many words get rewrites and words left out (issue 41's examples have two to five). */
+export const MAX_FAN_TYPING_WORDS = 6;
+/** Queries of at most this many words also look for typos in a rewrite. */
+const MAX_TYPO_REWRITE_WORDS = 3;
+/** Searches leaving words out, tried when no document matches every word. */
+export const MAX_DROP_ATTEMPTS = 4;
+
+type Page = { offset: number; limit: number };
+
+/** What an engine offers the fan-typing search. */
+export interface WordSearchEngine {
+  /** Documents matching every word exactly, best first; `strong` when one matches every word outside the description. */
+  exact(words: string[], page: Page): Promise<SearchPage & { strong: boolean }>;
+  /** Documents matching every word, some within a typo (not every word exactly when `someExact`), best first. */
+  typos(words: string[], someExact: boolean): Promise<number[]>;
+  /** Per word: whether some document matches it alone (exactly, or its typo skeleton). */
+  present(words: string[]): Promise<boolean[]>;
+}
+
+/** The search of `words`; `rewrites` are asked for only when the words match nothing well. */
+export async function searchAsFansType(engine: WordSearchEngine, words: string[], page: Page, rewrites: () => Promise<QueryRewrite[]>): Promise<SearchPage> {
+  const head = await engine.exact(words, page);
+  // More exact matches than are counted: anything else would only come after all of them.
+  if (head.hasMore !== undefined) return { ids: head.ids, total: head.total, hasMore: head.hasMore };
+  if (head.strong) return { ids: head.ids, total: head.total };
+  const end = page.offset + page.limit;
+  // Far pages, and queries longer than fans type them (a pasted paragraph, a hostile list of
+  // words): exact then typo matches only.
+  if (head.total > MERGE_LIMIT || end > MERGE_LIMIT || words.length > MAX_FAN_TYPING_WORDS) return withTypos(engine, words, page, head);
+  // Each list is read up to the page's end: the merged page needs no more of any of them.
+  const window = { offset: 0, limit: end };
+  const headIds = head.total <= head.ids.length && page.offset === 0 ? head.ids : (await engine.exact(words, window)).ids;
+  const merged = new Set<number>();
+  /** Matches a list holds beyond what was read of it (they count in the total). */
+  let unread = Math.max(0, head.total - headIds.length);
+  const add = (ids: number[]) => {
+    for (const id of ids) merged.add(id);
+  };
+  // A rewrite matching well (every word outside the description) ranks above the words' own weak
+  // matches (only in a description); a rewrite matching weakly ranks below them.
+  const rewritten = await rewrites();
+  const weakRewrites: number[][] = [];
+  for (const rewrite of rewritten) {
+    const found = await engine.exact(rewrite.words, window);
+    unread += Math.max(0, Math.min(found.total, SEARCH_TOTAL_CAP) - found.ids.length);
+    if (found.strong) add(found.ids);
+    else weakRewrites.push(found.ids);
+  }
+  add(headIds);
+  for (const ids of weakRewrites) add(ids);
+  // A rewrite matching well filled the page: the typo matches, which would come after it, are
+  // not searched (the total then counts what the exact searches found).
+  if (merged.size >= end && rewritten.length > 0 && merged.size > headIds.length) return { ids: [...merged].slice(page.offset, end), total: merged.size + unread };
+  // Nothing found yet in a query of several words: which words match anything alone is asked
+  // beside the typo search (it is needed when the typos find nothing too).
+  const presence = merged.size === 0 && words.length >= 2 ? engine.present(words) : undefined;
+  presence?.catch(() => undefined);
+  if (words.some(isTypoCandidate)) add(await engine.typos(words, head.total > 0));
+  if (merged.size === 0 && words.length <= MAX_TYPO_REWRITE_WORDS) {
+    // A short query's first rewrite that may hold a typo (가요데축재, split by the analyser and read
+    // whole again; Latin keys of a mistyped word), within one more search.
+    const typoRewrite = rewritten.find((rewrite) => rewrite.words.some(isTypoCandidate));
+    if (typoRewrite) add(await engine.typos(typoRewrite.words, false));
+  }
+  if (merged.size > 0 || words.length < 2) return { ids: [...merged].slice(page.offset, end), total: merged.size + unread };
+  return leaveWordsOut(engine, words, page, await (presence ?? engine.present(words)));
+}
+
+/** A weak query's exact page followed by its typo matches, paged after them. */
+async function withTypos(engine: WordSearchEngine, words: string[], page: Page, head: SearchPage): Promise<SearchPage> {
+  const typos = words.some(isTypoCandidate) ? await engine.typos(words, head.total > 0) : [];
+  const from = Math.max(0, page.offset - head.total);
+  const room = page.limit - head.ids.length;
+  const ids = room > 0 && page.offset + page.limit > head.total ? [...head.ids, ...typos.slice(from, from + room)] : head.ids;
+  return { ids, total: head.total + typos.length };
+}
+
+/**
+ * The page of what a subset of the words matches exactly, with the words left out. Typo searches
+ * are not repeated for each subset (the presence check already looked at typo skeletons), only for
+ * a last word left alone.
+ */
+async function subsetPage(engine: WordSearchEngine, words: string[], page: Page, ignoredWords: string[]): Promise<SearchPage | undefined> {
+  let found: SearchPage = await engine.exact(words, page);
+  // One word left, matching nothing exactly: its typo matches (5월 대동재 → 대동제).
+  if (found.total === 0 && words.length === 1 && isTypoCandidate(words[0]!)) found = await withTypos(engine, words, page, found);
+  if (found.total === 0) return undefined;
+  return { ids: found.ids, total: found.total, ...(found.hasMore !== undefined ? { hasMore: found.hasMore } : {}), ignoredWords };
+}
+
+/**
+ * No document matches every word: the words matching nothing are left out, then (when the rest
+ * still match nothing together) more words, at most MAX_DROP_ATTEMPTS searches: in the order words
+ * with digits first (a month or a year beside a name), then the shortest, the last typed first;
+ * the first word, or else the second, then the first two together, then the first three.
+ */
+async function leaveWordsOut(engine: WordSearchEngine, words: string[], page: Page, present: boolean[]): Promise<SearchPage> {
+  const kept = words.filter((_, i) => present[i]);
+  const ignored = words.filter((_, i) => !present[i]);
+  if (kept.length === 0) return { ids: [], total: 0 };
+  if (ignored.length > 0) {
+    const found = await subsetPage(engine, kept, page, ignored);
+    if (found) return found;
+    if (kept.length < 2) return { ids: [], total: 0 };
+  }
+  const order = kept
+    .map((word, i) => ({ word, i, digits: /[0-9]/.test(word) ? 0 : 1 }))
+    .sort((a, b) => a.digits - b.digits || [...a.word].length - [...b.word].length || b.i - a.i)
+    .map(({ word }) => word);
+  const attempts = [[order[0]!], [order[1]!], ...(order.length > 2 ? [order.slice(0, 2)] : []), ...(order.length > 3 ? [order.slice(0, 3)] : [])];
+  for (const left of attempts.slice(0, MAX_DROP_ATTEMPTS)) {
+    const found = await subsetPage(engine, kept.filter((word) => !left.includes(word)), page, [...ignored, ...left]);
+    if (found) return found;
+  }
+  return { ids: [], total: 0 };
+}

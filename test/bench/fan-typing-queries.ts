@@ -1,0 +1,113 @@
+// Queries typed as fans type (issue 41), one generator per kind, for the search and suggestion
+// benchmarks: each kind's p99 is printed apart. Deterministic (own seed): the benchmarks' other
+// query mixes stay as they were.
+import { convertQwertyToHangul, disassemble } from 'es-hangul';
+import { seededRandom } from '../../shared/db/demo-data.ts';
+
+export type FanTypingKind = 'layout slip' | 'shorthand' | 'particle' | 'spacing' | 'ignored word' | 'keystroke typo' | 'long word typo' | 'half-typed' | 'latin order' | 'several words';
+
+/** The Latin keys that type `hangul` on the 2-set layout (`루미네` → fnalsp). */
+export function latinKeysOf(hangul: string): string {
+  return [...disassemble(hangul)].map((jamo) => KEY_OF.get(jamo) ?? jamo).join('');
+}
+const KEY_OF = new Map<string, string>();
+for (const key of 'qwertyuiopasdfghjklzxcvbnmQWERTOP') KEY_OF.set(convertQwertyToHangul(key), key);
+
+const SYLLABLE_FIRST = 0xac00;
+/** `word` with its last syllable half-typed: the syllables before it and its initial (`팬사인회` → 팬사인ㅎ). */
+export function halfTyped(word: string): string {
+  const last = word.charCodeAt(word.length - 1) - SYLLABLE_FIRST;
+  if (last < 0 || last > 11171 || word.length < 2) return word;
+  return word.slice(0, -1) + 'ㄱㄲㄴㄷㄸㄹㅁㅂㅃㅅㅆㅇㅈㅉㅊㅋㅌㅍㅎ'[Math.floor(last / 588)];
+}
+
+/** `word` with the compound vowel of one syllable typed without its first key (화 → 하, 희 → 히); undefined without one. */
+export function compoundVowelSlip(word: string): string | undefined {
+  const chars = [...word];
+  // ㅘ → ㅏ, ㅝ → ㅓ, ㅟ → ㅣ, ㅢ → ㅣ (vowel indices).
+  const dropFirst: Record<number, number> = { 9: 0, 14: 4, 16: 20, 19: 20 };
+  for (let i = 0; i < chars.length; i++) {
+    const code = chars[i]!.charCodeAt(0) - SYLLABLE_FIRST;
+    if (code < 0 || code > 11171) continue;
+    const vowel = Math.floor(code / 28) % 21;
+    if (dropFirst[vowel] === undefined) continue;
+    chars[i] = String.fromCharCode(SYLLABLE_FIRST + code + (dropFirst[vowel]! - vowel) * 28);
+    return chars.join('');
+  }
+  return undefined;
+}
+
+/** `word` with two syllables one keystroke off each (a vowel said alike or a doubled initial). */
+export function twoKeystrokesOff(word: string, random: () => number): string | undefined {
+  const chars = [...word];
+  const SIMILAR: Record<number, number> = { 0: 2, 2: 0, 1: 5, 5: 1, 4: 6, 6: 4, 8: 12, 12: 8, 13: 17, 17: 13 };
+  const TWIN: Record<number, number> = { 0: 1, 3: 4, 7: 8, 9: 10, 12: 13 };
+  const changed = new Set<number>();
+  for (let tries = 0; tries < 20 && changed.size < 2; tries++) {
+    const at = Math.floor(random() * chars.length);
+    const code = chars[at]!.charCodeAt(0) - SYLLABLE_FIRST;
+    if (changed.has(at) || code < 0 || code > 11171) continue;
+    const initial = Math.floor(code / 588);
+    const vowel = Math.floor(code / 28) % 21;
+    const final = code % 28;
+    if (SIMILAR[vowel] !== undefined) chars[at] = String.fromCharCode(SYLLABLE_FIRST + (initial * 21 + SIMILAR[vowel]!) * 28 + final);
+    else if (TWIN[initial] !== undefined) chars[at] = String.fromCharCode(SYLLABLE_FIRST + (TWIN[initial]! * 21 + vowel) * 28 + final);
+    else continue;
+    changed.add(at);
+  }
+  return changed.size === 2 ? chars.join('') : undefined;
+}
+
+export interface FanTypingVocabulary {
+  /** Names and words of the data: Hangul, two syllables or more. */
+  hangulWords: string[];
+  /** Words of five syllables or more. */
+  longWords: string[];
+  /** Words holding ㅘ, ㅝ, ㅟ or ㅢ. */
+  compoundWords: string[];
+  /** Two words that appear together in titles, in title order. */
+  pairs: [string, string][];
+  /** Romanised names (`Song Hayoung`). */
+  romanised: string[];
+  /** Shorthand (in the shipped synonym list) with a word it goes with. */
+  shorthand: string[];
+}
+
+/** `count` queries of each kind over a vocabulary. */
+export function fanTypingQueries(vocabulary: FanTypingVocabulary, count: number, seed = 0xfa7): { kind: FanTypingKind; text: string }[] {
+  const random = seededRandom(seed);
+  const pick = <T>(values: readonly T[]): T => values[Math.floor(random() * values.length)]!;
+  const PARTICLES = ['의', '에서', '를', '은', '이', '도', '와', '에게'];
+  const UNSEEN = ['오사카공연', '티켓팅', '다시보기', '직캠', '후기', '5월', '풀버전', '하이라이트'];
+  const generators: Record<FanTypingKind, () => string | undefined> = {
+    'layout slip': () => latinKeysOf(pick(vocabulary.hangulWords)),
+    shorthand: () => (random() < 0.5 ? pick(vocabulary.shorthand) : `${pick(vocabulary.hangulWords)} ${pick(vocabulary.shorthand)}`),
+    particle: () => `${pick(vocabulary.hangulWords)}${pick(PARTICLES)}`,
+    spacing: () => {
+      const [a, b] = pick(vocabulary.pairs);
+      return random() < 0.5 ? `${a}${b}` : `${[...a].slice(0, 2).join('')} ${[...a].slice(2).join('')}`.trim();
+    },
+    'ignored word': () => `${pick(vocabulary.hangulWords)} ${pick(UNSEEN)}`,
+    'keystroke typo': () => compoundVowelSlip(pick(vocabulary.compoundWords)),
+    'long word typo': () => twoKeystrokesOff(pick(vocabulary.longWords), random),
+    'half-typed': () => halfTyped(pick(vocabulary.hangulWords)),
+    'latin order': () => {
+      const name = pick(vocabulary.romanised).split(' ');
+      return (random() < 0.5 ? name.reverse() : name).join(' ').toLowerCase();
+    },
+    'several words': () => {
+      const [a, b] = pick(vocabulary.pairs);
+      return `${b} ${a}`;
+    },
+  };
+  const queries: { kind: FanTypingKind; text: string }[] = [];
+  for (const kind of Object.keys(generators) as FanTypingKind[]) {
+    for (let made = 0, tries = 0; made < count && tries < count * 20; tries++) {
+      const text = generators[kind]();
+      if (text === undefined || text.trim() === '') continue;
+      queries.push({ kind, text });
+      made++;
+    }
+  }
+  return queries;
+}
