@@ -26,7 +26,7 @@ import { preparedQuery, type Db, type Queryable } from '../db/database.ts';
 import { searchAsFansType, type WordSearchEngine } from './fan-typing.ts';
 import { defaultSynonyms, type SynonymSource } from './synonym-source.ts';
 import { GramFrequencies, type GramStatistics } from './gram-frequencies.ts';
-import type { SearchDocument, SearchIndex, SearchPage } from './search-index.ts';
+import { SEARCH_TOTAL_CAP, type SearchDocument, type SearchIndex, type SearchPage } from './search-index.ts';
 
 const MAX_QUERY_WORDS = 8;
 const INDEX_WRITE_LOCK = 7_281_010;
@@ -74,12 +74,7 @@ const removeDocuments = preparedQuery('search-remove-documents', `${WRITER} DELE
 const WRITE_BATCH = 500;
 /** Rows of an older format miss keys this code reads: `ensureCurrentFormat` rebuilds them. */
 export const DOCUMENT_FORMAT = 7;
-/**
- * Totals are counted exactly up to this many matches; a query matching more reports this number
- * with `hasMore` (the OpenAPI description and docs/search.md say so), and its pages are still in exact
- * rank order.
- */
-export const SEARCH_TOTAL_CAP = 1000;
+export { SEARCH_TOTAL_CAP };
 /** Score of a query word by the field it matched exactly (api-service.md 2.7, plus venues). */
 export const TIER = { title: 8, source: 4, venue: 3, members: 2, description: 1, choseong: 4 } as const;
 /** Score of a word matched within one jamo edit: below any exact match of the same word. */

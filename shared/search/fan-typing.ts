@@ -7,8 +7,7 @@
 // engine search of at most eight words: a query costs at most a fixed number of them.
 import { isTypoCandidate } from '../korean/typo.ts';
 import type { QueryRewrite } from '../korean/query-rewrites.ts';
-import type { SearchPage } from './search-index.ts';
-import { SEARCH_TOTAL_CAP } from './embedded.ts';
+import { SEARCH_TOTAL_CAP, type SearchPage } from './search-index.ts';
 
 /** Weak results of the words and of their rewrites are merged up to about this many. */
 export const MERGE_LIMIT = 200;

@@ -24,6 +24,13 @@ export interface SearchPage {
   ignoredWords?: string[];
 }
 
+/**
+ * Totals are counted exactly up to this many matches; a query matching more reports this number
+ * with `hasMore` (the OpenAPI description and docs/search.md say so), and its pages are still in exact
+ * rank order.
+ */
+export const SEARCH_TOTAL_CAP = 1000;
+
 export interface SearchIndex {
   readonly engine: 'embedded' | 'opensearch';
   upsert(documents: SearchDocument[]): Promise<void>;
