@@ -16,6 +16,10 @@ export interface RouteDoc {
   /** Multipart request: file parts documented by name. */
   multipart?: { files: string };
   responses: Record<number, TSchema | string>;
+  /** A user token the route reads (admin routes say `auth: 'admin'` on the route). */
+  security?: 'user' | 'user-optional';
+  /** The body of a 2xx response documented by a string: its media type and schema (default: any bytes). */
+  content?: { type: string; schema?: TSchema };
 }
 
 export interface Route {

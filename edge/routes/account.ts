@@ -135,11 +135,11 @@ export function accountRoutes(s: Services): Route[] {
     },
     {
       method: 'get', path: '/auth/me', handler: (ctx) => me(s, ctx),
-      doc: { summary: 'Who the token belongs to (always 200)', tags, description: bearer, responses: { 200: MeResponse } },
+      doc: { summary: 'Who the token belongs to (always 200)', tags, security: 'user-optional', description: bearer, responses: { 200: MeResponse } },
     },
     {
       method: 'post', path: '/auth/refresh', handler: (ctx) => refresh(s, ctx),
-      doc: { summary: 'Renew a token in its last 7 days', tags, description: `${bearer}. 401 when missing, invalid, expired, or the user no longer exists.`, responses: { 200: RefreshResponse, 401: ErrorResponse } },
+      doc: { summary: 'Renew a token in its last 7 days', tags, security: 'user', description: `${bearer}. 401 when missing, invalid, expired, or the user no longer exists.`, responses: { 200: RefreshResponse, 401: ErrorResponse } },
     },
     {
       method: 'post', path: '/auth/logout', handler: () => reply({ success: true }),
@@ -147,7 +147,7 @@ export function accountRoutes(s: Services): Route[] {
     },
     {
       method: 'delete', path: '/auth/delete', handler: (ctx) => remove(s, ctx),
-      doc: { summary: 'Delete the account and its game links', tags, description: `${bearer}. Missing header → 401; invalid or expired token → 500 (as specified).`, responses: { 200: SuccessMessageResponse, 401: ErrorResponse, 500: ErrorResponse } },
+      doc: { summary: 'Delete the account and its game links', tags, security: 'user', description: `${bearer}. Missing header → 401; invalid or expired token → 500 (as specified).`, responses: { 200: SuccessMessageResponse, 401: ErrorResponse, 500: ErrorResponse } },
     },
   ];
 }

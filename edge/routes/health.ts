@@ -45,7 +45,7 @@ export function healthRoutes(s: Services, state: { ready: () => boolean; alive?:
         openapi ??= JSON.stringify(buildOpenApi(router.routes(), { version: '1.0.0', serverUrl: s.config.publicBaseUrl }));
         return { raw: openapi, contentType: 'application/json; charset=utf-8' };
       },
-      doc: { summary: 'This document', tags, responses: { 200: 'OpenAPI 3.1 document' } },
+      doc: { summary: 'This document', tags, content: { type: 'application/json', schema: Type.Object({ openapi: Type.String() }) }, responses: { 200: 'OpenAPI 3.1 document' } },
     },
   ];
 }
