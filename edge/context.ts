@@ -40,9 +40,9 @@ export function parseJson(text: string, what: string): unknown {
   try {
     value = JSON.parse(text);
   } catch {
-    throw badRequest(`${what}이(가) 올바른 JSON이 아닙니다.`);
+    throw badRequest(`${what}이(가) 올바른 JSON이 아닙니다.`, 'invalid_body');
   }
-  if (text.includes('\\u0000') || text.includes('\u0000')) throw badRequest(`${what}에 NUL 문자(\\u0000)가 있습니다.`);
+  if (text.includes('\\u0000') || text.includes('\u0000')) throw badRequest(`${what}에 NUL 문자(\\u0000)가 있습니다.`, 'invalid_body');
   return value;
 }
 

@@ -149,8 +149,8 @@ function decodeSegment(segment: string): string {
   try {
     decoded = decodeURIComponent(segment).normalize('NFC');
   } catch {
-    throw badRequest('경로에 잘못된 문자 인코딩이 있습니다.');
+    throw badRequest('경로에 잘못된 문자 인코딩이 있습니다.', 'invalid_path');
   }
-  if (CONTROL_CHARACTER.test(decoded)) throw badRequest('경로에 제어 문자가 있습니다.');
+  if (CONTROL_CHARACTER.test(decoded)) throw badRequest('경로에 제어 문자가 있습니다.', 'invalid_path');
   return decoded;
 }

@@ -305,11 +305,11 @@ export function startEdge(router: Router, hooks: EdgeHooks, logger: Logger, port
       error = insufficientStorage();
     }
     if (error instanceof HttpError) {
-      write(res, ctx, route, startedAt, error.status, { 'Content-Type': JSON_TYPE, ...error.headers }, JSON.stringify({ error: error.message }));
+      write(res, ctx, route, startedAt, error.status, { 'Content-Type': JSON_TYPE, ...error.headers }, JSON.stringify({ error: error.message, code: error.code }));
       return;
     }
     logger.error({ err: error, requestId: ctx.requestId, route: route?.path }, 'unexpected error');
-    write(res, ctx, route, startedAt, 500, { 'Content-Type': JSON_TYPE }, JSON.stringify({ error: '서버 내부 오류가 발생했습니다.' }));
+    write(res, ctx, route, startedAt, 500, { 'Content-Type': JSON_TYPE }, JSON.stringify({ error: '서버 내부 오류가 발생했습니다.', code: 'internal_error' }));
   };
 
   /** A stored file: headers only (HEAD, 304, 416) or its bytes streamed at the client's pace. */
@@ -323,7 +323,7 @@ export function startEdge(router: Router, hooks: EdgeHooks, logger: Logger, port
     Object.assign(plan.headers, extra);
     if (plan.status === 416) {
       file.release();
-      write(res, ctx, route, startedAt, 416, { ...plan.headers, 'Content-Type': JSON_TYPE }, JSON.stringify({ error: '요청한 범위가 파일 크기를 벗어납니다.' }));
+      write(res, ctx, route, startedAt, 416, { ...plan.headers, 'Content-Type': JSON_TYPE }, JSON.stringify({ error: '요청한 범위가 파일 크기를 벗어납니다.', code: 'range_not_satisfiable' }));
       return;
     }
     const writeHead = () => {
@@ -528,7 +528,7 @@ export function startEdge(router: Router, hooks: EdgeHooks, logger: Logger, port
     if (reader && limit > DEFAULT_BODY_LIMIT) {
       held = Number.isSafeInteger(declared) ? declared : limit;
       if (!uploads.take(held)) {
-        const busy = new HttpError(503, '다른 업로드를 처리하는 중이라 지금은 받을 수 없습니다. 잠시 후 다시 시도해 주세요.', { 'Retry-After': String(UPLOAD_RETRY_AFTER_S) });
+        const busy = new HttpError(503, '다른 업로드를 처리하는 중이라 지금은 받을 수 없습니다. 잠시 후 다시 시도해 주세요.', { 'Retry-After': String(UPLOAD_RETRY_AFTER_S) }, 'upload_busy');
         reader.fail(busy);
         writeError(res, ctx, route, startedAt, busy);
         return ctx;

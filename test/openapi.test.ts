@@ -116,3 +116,34 @@ test('no duplicate $id: every schema of the document compiles in one Ajv', (t) =
   t.log(`${compiled} schemas compiled`);
   t.true(compiled > 100);
 });
+
+test('error bodies are {error, code} with a code the Error schema lists', async (t) => {
+  const ajv = new Ajv2020({ strict: false });
+  (addFormatsPlugin as unknown as (a: Ajv2020) => void)(ajv);
+  const isError = ajv.compile(document.components.schemas.Error as object);
+  const call = async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => {
+    const response = await fetch(`${service.url}${path}`, {
+      method,
+      headers: { 'content-type': 'application/json', 'x-forwarded-for': '10.38.0.1', ...headers },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    const json = (await response.json()) as { error: string; code: string };
+    t.true(isError(json), `${method} ${path}: ${JSON.stringify(json)}`);
+    return { status: response.status, code: json.code, error: json.error };
+  };
+  t.like(await call('GET', '/api/no-such-route'), { status: 404, code: 'not_found' });
+  t.like(await call('PATCH', '/api/members'), { status: 405, code: 'method_not_allowed' });
+  t.like(await call('POST', '/auth/register', { email: 'x' }), { status: 400, code: 'invalid_body' });
+  const account = { email: 'codes@example.org', password: 'password-38' };
+  t.is((await fetch(`${service.url}/auth/register`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-forwarded-for': '10.38.0.2' }, body: JSON.stringify(account) })).status, 200);
+  t.like(await call('POST', '/auth/register', account), { status: 409, code: 'email_taken', error: '이미 가입된 이메일입니다.' });
+  t.like(await call('POST', '/auth/login', account), { status: 403, code: 'email_unverified' });
+  t.like(await call('GET', '/api/admin/bots'), { status: 401, code: 'token_missing' });
+  t.like(await call('GET', '/api/admin/bots', undefined, { authorization: 'Bearer not-a-token' }), { status: 401, code: 'token_invalid' });
+  t.like(await call('POST', '/auth/refresh', undefined, { authorization: 'Bearer not-a-token' }), { status: 401, code: 'token_invalid' });
+  const wrong = { email: 'nobody@example.org', password: 'wrong-password' };
+  const lockoutHeaders = { 'x-forwarded-for': '10.38.0.3' };
+  for (let attempt = 0; attempt < 5; attempt++) t.like(await call('POST', '/auth/login', wrong, lockoutHeaders), { status: 401, code: 'invalid_credentials' });
+  t.like(await call('POST', '/auth/login', wrong, lockoutHeaders), { status: 429, code: 'locked_out' });
+  t.like(await call('GET', '/api/albums/%E0%A4%A'), { status: 400, code: 'invalid_path' });
+});

@@ -17,9 +17,9 @@ const loginBody = compile(AdminLoginBody);
 export function adminAuthenticator(s: Services) {
   return (ctx: Context): void => {
     const token = bearerToken(ctx);
-    if (!token) throw unauthorized('관리자 인증이 필요합니다.');
+    if (!token) throw unauthorized('관리자 인증이 필요합니다.', 'token_missing');
     const claims = s.tokens.verifyAdmin(token);
-    if (!claims) throw unauthorized('유효하지 않거나 만료된 관리자 토큰입니다.');
+    if (!claims) throw unauthorized('유효하지 않거나 만료된 관리자 토큰입니다.', 'token_invalid');
     ctx.admin = { id: claims.id, username: claims.username };
   };
 }
@@ -37,7 +37,7 @@ export function requireExistingAdmin(s: Services, routes: Route[]): Route[] {
     return {
       ...route,
       handler: async (ctx: Context) => {
-        if (!ctx.admin || !(await findAdminById(s.db, ctx.admin.id))) throw unauthorized('유효하지 않거나 만료된 관리자 토큰입니다.');
+        if (!ctx.admin || !(await findAdminById(s.db, ctx.admin.id))) throw unauthorized('유효하지 않거나 만료된 관리자 토큰입니다.', 'token_invalid');
         return handler(ctx);
       },
     };
@@ -52,7 +52,7 @@ export function adminAuthRoutes(s: Services): Route[] {
       return loginBody.parse(body);
     });
     const check = await checkPassword<AdminUserRow>(s, 'admin', ctx.ip, adminByUsername(username), (admin) => admin.password_hash, password.normalize('NFC'));
-    if (!check.matched) throw unauthorized('아이디 또는 비밀번호가 올바르지 않습니다.');
+    if (!check.matched) throw unauthorized('아이디 또는 비밀번호가 올바르지 않습니다.', 'invalid_credentials');
     await check.succeed();
     const user = { id: check.account.id, username: check.account.username };
     return reply({ token: s.tokens.signAdmin(user), user });

@@ -28,7 +28,7 @@ export function healthRoutes(s: Services, state: { ready: () => boolean; alive?:
     {
       method: 'get', path: '/readyz',
       handler: async () => {
-        if (!state.ready()) throw new HttpError(503, '서비스가 종료 중입니다.', { 'Retry-After': '5' });
+        if (!state.ready()) throw new HttpError(503, '서비스가 종료 중입니다.', { 'Retry-After': '5' }, 'shutting_down');
         const { ready, failing } = await s.readiness.check();
         if (!ready) throw new HttpError(503, `서비스를 사용할 수 없습니다 (${failing.join(', ')}).`, { 'Retry-After': '5' });
         return reply({ status: 'ready' });
