@@ -9,7 +9,7 @@ import type { OutageLog } from './outage-log.ts';
 import type { Logger } from '../shared/runtime/logger.ts';
 import { tracing } from '../shared/runtime/tracing.ts';
 import { COMPRESS_MIN_BYTES, preferredEncoding, VariantCache, type Encoding, type Variants } from '../shared/cache/compression.ts';
-import { BodyReader, BODY_HEADERS, CACHEABLE_HEADERS, CAPTURED_HEADERS, Context, type HeaderName, type Reply } from './context.ts';
+import { BodyReader, BODY_HEADERS, CACHEABLE_HEADERS, CAPTURED_HEADERS, Context, FILE_HEADERS, type HeaderName, type Reply } from './context.ts';
 import { pipeToResponse, planFile, pumpToResponse } from './file-response.ts';
 import { endRequestSpan, inRequestSpan, startRequestSpan } from './request-tracing.ts';
 import { requestIdOf, requestIdValue, type RequestId } from './request-id.ts';
@@ -42,7 +42,7 @@ const LIBUS_LISTEN_EXCLUSIVE_PORT = (uWS as unknown as { LIBUS_LISTEN_EXCLUSIVE_
 type ListenWithOptions = (host: string, port: number, options: number, cb: (socket: uWS.us_listen_socket | false) => void) => uWS.TemplatedApp;
 
 const METHODS_WITH_BODY = new Set(['post', 'put', 'patch', 'delete']);
-const CORS_ALLOW_HEADERS = 'Authorization, Content-Type, If-None-Match, X-Request-Id';
+const CORS_ALLOW_HEADERS = 'Authorization, Content-Type, If-None-Match, If-Modified-Since, X-Request-Id';
 const CORS_EXPOSE_HEADERS = 'ETag, X-Request-Id, Retry-After';
 const CORS_FILE_EXPOSE_HEADERS = 'ETag, X-Request-Id, Content-Range, Accept-Ranges, Content-Length';
 const JSON_TYPE = 'application/json; charset=utf-8';
@@ -171,10 +171,16 @@ export function clientIp(headers: Partial<Record<HeaderName, string>>, remote: A
 export const strongEtag = (body: string | Uint8Array) =>
   `"${createHash('sha1').update(body).digest('base64url')}"`;
 
+/** If-None-Match against an ETag with the weak comparison (RFC 9110 13.1.2): `W/"x"` matches `"x"`. */
 export function etagMatches(ifNoneMatch: string | undefined, etag: string): boolean {
   if (!ifNoneMatch) return false;
-  if (ifNoneMatch.trim() === '*') return true;
-  return ifNoneMatch.split(',').some((tag) => tag.trim() === etag);
+  if (ifNoneMatch === etag) return true; // the common revalidation: the tag sent back as received
+  const opaque = etag.startsWith('W/') ? etag.slice(2) : etag;
+  for (const entry of ifNoneMatch.split(',')) {
+    const tag = entry.trim();
+    if (tag === '*' || tag === opaque || (tag.startsWith('W/') && tag.slice(2) === opaque)) return true;
+  }
+  return false;
 }
 
 /**
@@ -234,7 +240,7 @@ export function startEdge(router: Router, hooks: EdgeHooks, logger: Logger, port
   // A cacheable answer is the same for every client: its route reads no token and no address, and
   // a Range only when it serves files. Each header read is a call into uWS.
   const cacheableCaptured = named(CACHEABLE_HEADERS);
-  const fileCaptured = named([...CACHEABLE_HEADERS, 'range']);
+  const fileCaptured = named([...CACHEABLE_HEADERS, ...FILE_HEADERS]);
   const bodyHeaders = named(BODY_HEADERS);
   const capture = (req: uWS.HttpRequest, names: ReadonlyArray<readonly [HeaderName, Buffer]>, headers: Partial<Record<HeaderName, string>>) => {
     for (const [name, key] of names) {
@@ -319,7 +325,7 @@ export function startEdge(router: Router, hooks: EdgeHooks, logger: Logger, port
       file.release();
       throw new Error(`${route.path} answers a file: it needs files: true, or its Range header is never read`);
     }
-    const plan = planFile(file, { head: ctx.method === 'head', ifNoneMatch: ctx.header('if-none-match'), range: ctx.header('range') }, route.cacheControl, etagMatches);
+    const plan = planFile(file, { head: ctx.method === 'head', ifNoneMatch: ctx.header('if-none-match'), ifModifiedSince: ctx.header('if-modified-since'), range: ctx.header('range') }, route.cacheControl, etagMatches);
     Object.assign(plan.headers, extra);
     if (plan.status === 416) {
       file.release();
