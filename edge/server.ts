@@ -201,6 +201,8 @@ export interface EdgeOptions {
   trustProxy?: number;
   /** Bytes of large bodies held at once (UploadBudget); default unbounded. */
   uploadBudgetBytes?: number;
+  /** One access-log line (info) every N-th answered request; 0 (the default) = none. */
+  accessLogEvery?: number;
 }
 
 /** Seconds a client turned away by the upload budget is told to wait (Retry-After). */
@@ -263,16 +265,31 @@ export function startEdge(router: Router, hooks: EdgeHooks, logger: Logger, port
     return clientIp(capture(req, addressCaptured, {}), res.getRemoteAddressAsText(), trustProxy)();
   };
 
+  // The access log: route template, never the path or query (a verification token, a search).
+  const accessLogEvery = logger.isLevelEnabled('info') ? options.accessLogEvery ?? 0 : 0;
+  let answered = 0;
+  const logged = () => accessLogEvery === 1 || (accessLogEvery > 1 && ++answered % accessLogEvery === 0);
+  /**
+   * The address for the access log, read before the answer is written (uWS discards the response
+   * after it): a cacheable route's only inside uWS's callback (lateClientIp), else none.
+   */
+  const clientOf = (ctx: Context, route: Route | null) => (route?.cacheControl === undefined || synchronous ? ctx.ip : undefined);
+  const accessLog = (ctx: Context, route: Route | null, status: number, bytes: number, startedAt: number, client: string | undefined) => {
+    logger.info({ method: ctx.method.toUpperCase(), route: route?.path ?? null, status, bytes, ms: Math.round((performance.now() - startedAt) * 100) / 100, requestId: ctx.requestId, client }, 'request');
+  };
+
   /** `lines`, when given, are all the headers but the request id, made by RepresentationHeaders. */
   const write = (res: uWS.HttpResponse, ctx: Context, route: Route | null, startedAt: number, status: number, headers: Record<string, string>, body: string | Uint8Array | null, lines: Buffer | null = null) => {
     if (ctx.aborted) return;
     ctx.aborted = true; // answered: later writes are ignored
     inFlight--;
+    const client = logged() ? clientOf(ctx, route) : null;
     const early = earlyAnswer(ctx.bodyReader, ctx.header('content-length'));
     // uWS corks the synchronous scope of a request handler itself; later answers cork here.
     if (synchronous) writeResponse(res, ctx, status, headers, body, early, lines);
     else res.cork(() => writeResponse(res, ctx, status, headers, body, early, lines));
     hooks.observe?.(route?.path ?? 'unmatched', ctx.method, status, (performance.now() - startedAt) / 1000);
+    if (client !== null) accessLog(ctx, route, status, body === null ? 0 : typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength, startedAt, client);
     if (tracing) endRequestSpan(ctx, status);
   };
 
@@ -341,6 +358,7 @@ export function startEdge(router: Router, hooks: EdgeHooks, logger: Logger, port
       file.release();
       ctx.aborted = true;
       inFlight--;
+      const client = logged() ? clientOf(ctx, route) : null;
       res.cork(() => {
         writeHead();
         if (plan.status === 304) res.endWithoutBody(0);
@@ -348,15 +366,18 @@ export function startEdge(router: Router, hooks: EdgeHooks, logger: Logger, port
         else res.end('');
       });
       hooks.observe?.(route.path, ctx.method, plan.status, (performance.now() - startedAt) / 1000);
+      if (client !== null) accessLog(ctx, route, plan.status, 0, startedAt, client);
       return;
     }
     // Answered from here on (no other write), but in flight until the last byte left.
     ctx.aborted = true;
     let gone = false;
     let stop: (() => void) | null = null;
+    const client = logged() ? clientOf(ctx, route) : null;
     const finished = () => {
       inFlight--;
       hooks.observe?.(route.path, ctx.method, plan.status, (performance.now() - startedAt) / 1000);
+      if (client !== null) accessLog(ctx, route, plan.status, range.end - range.start + 1, startedAt, client);
     };
     ctx.onAbort = () => {
       gone = true;

@@ -58,6 +58,8 @@ export interface Config {
   savedSearches: { limitPerDay: number; retentionDays: number; minAddresses: number };
   /** Bytes of upload bodies (routes allowed more than the default body) one process holds at once; one upload is always admitted. */
   uploadBudgetBytes: number;
+  /** ACCESS_LOG: one access-log line (info) for every N-th request; 1 = each (`on`, the default), 0 = none (`off`). */
+  accessLogEvery: number;
   /** OpenTelemetry traces over OTLP/HTTP; null (OTEL_EXPORTER_OTLP_ENDPOINT unset): no tracing at all. */
   tracing: { endpoint: string; serviceName: string } | null;
 }
@@ -85,6 +87,14 @@ function integer(env: Env, name: string, fallback: number, min: number, max: num
   const value = Number(raw);
   if (value < min || value > max) throw new ConfigError(name, `expected ${min}..${max}, got ${value}`);
   return value;
+}
+
+/** ACCESS_LOG: `on` (default), `off`, or N to log one request in N. */
+function accessLog(env: Env): number {
+  const value = optional(env, 'ACCESS_LOG')?.toLowerCase();
+  if (value === undefined || value === null || value === 'on' || value === 'true' || value === '1') return 1;
+  if (value === 'off' || value === 'false' || value === '0') return 0;
+  return integer(env, 'ACCESS_LOG', 1, 1, 1_000_000);
 }
 
 function url(env: Env, name: string, protocols: string[]): string | null {
@@ -230,6 +240,7 @@ export function loadConfig(env: Env = process.env): Config {
       minAddresses: integer(env, 'SUGGEST_MIN_ADDRESSES', 3, 1, 1_000),
     },
     uploadBudgetBytes: integer(env, 'UPLOAD_BUDGET_MB', 200, 1, 1_000_000) * 1024 * 1024,
+    accessLogEvery: accessLog(env),
     tracing: otlpEndpoint === null ? null : { endpoint: otlpEndpoint, serviceName },
   };
 }
