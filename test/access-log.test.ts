@@ -8,7 +8,7 @@ let service: TestService;
 const logs: LogCapture = { lines: [] };
 
 test.before(async () => {
-  service = await startTestService({}, { captureLogs: logs });
+  service = await startTestService({ ACCESS_LOG: 'all' }, { captureLogs: logs });
 });
 
 test.after.always(async () => {

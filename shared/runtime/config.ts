@@ -58,7 +58,10 @@ export interface Config {
   savedSearches: { limitPerDay: number; retentionDays: number; minAddresses: number };
   /** Bytes of upload bodies (routes allowed more than the default body) one process holds at once; one upload is always admitted. */
   uploadBudgetBytes: number;
-  /** ACCESS_LOG: one access-log line (info) for every N-th request; 1 = each (`on`, the default), 0 = none (`off`). */
+  /**
+   * ACCESS_LOG: `on` (default): every answer, successful answers of cacheable routes sampled one in
+   * 64; N: sampled one in N; `all`: every answer; `off`: none (edge/server.ts).
+   */
   accessLogEvery: number;
   /** OpenTelemetry traces over OTLP/HTTP; null (OTEL_EXPORTER_OTLP_ENDPOINT unset): no tracing at all. */
   tracing: { endpoint: string; serviceName: string } | null;
@@ -89,10 +92,14 @@ function integer(env: Env, name: string, fallback: number, min: number, max: num
   return value;
 }
 
-/** ACCESS_LOG: `on` (default), `off`, or N to log one request in N. */
+/** Cacheable successful answers logged one in this many by default (measured: docs/benchmarks.md). */
+const ACCESS_LOG_SAMPLE = 64;
+
+/** ACCESS_LOG: `on` (default), `all`, `off`, or N to log one cacheable success in N. */
 function accessLog(env: Env): number {
   const value = optional(env, 'ACCESS_LOG')?.toLowerCase();
-  if (value === undefined || value === null || value === 'on' || value === 'true' || value === '1') return 1;
+  if (value === undefined || value === null || value === 'on' || value === 'true') return ACCESS_LOG_SAMPLE;
+  if (value === 'all' || value === '1') return 1;
   if (value === 'off' || value === 'false' || value === '0') return 0;
   return integer(env, 'ACCESS_LOG', 1, 1, 1_000_000);
 }

@@ -108,7 +108,7 @@ delete env.DATABASE_URL;
 await run(process.execPath, ['--import', 'tsx', 'shared/db/demo-seed.ts'], { env });
 const loggedDir = await mkdtemp(join(tmpdir(), 'calendar-bench-logged-'));
 const loggedPort = await freePort();
-const loggedEnv = { ...env, DATA_DIR: loggedDir, PORT: String(loggedPort), ACCESS_LOG: 'on' };
+const loggedEnv = { ...env, DATA_DIR: loggedDir, PORT: String(loggedPort), ACCESS_LOG: process.env.BENCH_ACCESS_LOG ?? 'on' };
 await run(process.execPath, ['--import', 'tsx', 'shared/db/demo-seed.ts'], { env: loggedEnv });
 const startServer = async (serverEnv: NodeJS.ProcessEnv) => {
   const child = spawn(process.execPath, START_ARGS, { env: serverEnv, stdio: ['ignore', 'pipe', 'inherit'] });
