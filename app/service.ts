@@ -10,6 +10,7 @@ import { accountRoutes } from '../edge/routes/account.ts';
 import { botRoutes } from '../edge/routes/bots.ts';
 import { albumRoutes } from '../edge/routes/albums.ts';
 import { eventRoutes } from '../edge/routes/events.ts';
+import { docsRoutes } from '../edge/routes/docs.ts';
 import { healthRoutes } from '../edge/routes/health.ts';
 import { memberRoutes } from '../edge/routes/members.ts';
 import { scheduleRoutes } from '../edge/routes/schedules.ts';
@@ -269,7 +270,7 @@ export async function startService(config: Config, options: ServiceOptions = {})
       });
     }
     // Liveness fails once the embedded PostgreSQL is given up: a supervisor restarts the process.
-    router.add(...healthRoutes(services, { ready: () => ready, alive: () => !embedded?.failed }, router));
+    router.add(...healthRoutes(services, { ready: () => ready, alive: () => !embedded?.failed }, router), ...docsRoutes());
     if (config.roles.has('edge')) {
       // Administrator routes also check that the token's administrator still exists.
       router.add(...requireExistingAdmin(services, [
