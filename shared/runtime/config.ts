@@ -60,7 +60,7 @@ export interface Config {
   uploadBudgetBytes: number;
   /**
    * ACCESS_LOG: `on` (default): every answer, successful answers of cacheable routes sampled one in
-   * 64; N: sampled one in N; `all`: every answer; `off`: none (edge/server.ts).
+   * 256; N: sampled one in N; `all`: every answer; `off`: none (edge/server.ts).
    */
   accessLogEvery: number;
   /** OpenTelemetry traces over OTLP/HTTP; null (OTEL_EXPORTER_OTLP_ENDPOINT unset): no tracing at all. */
@@ -93,7 +93,7 @@ function integer(env: Env, name: string, fallback: number, min: number, max: num
 }
 
 /** Cacheable successful answers logged one in this many by default (measured: docs/benchmarks.md). */
-const ACCESS_LOG_SAMPLE = 64;
+const ACCESS_LOG_SAMPLE = 256;
 
 /** ACCESS_LOG: `on` (default), `all`, `off`, or N to log one cacheable success in N. */
 function accessLog(env: Env): number {
