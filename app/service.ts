@@ -14,6 +14,7 @@ import { calendarFeedRoutes } from '../edge/routes/calendar-feed.ts';
 import { categoryRoutes } from '../edge/routes/categories.ts';
 import { mapPlaceRoutes } from '../edge/routes/map-places.ts';
 import { eventRoutes } from '../edge/routes/events.ts';
+import { docsRoutes } from '../edge/routes/docs.ts';
 import { healthRoutes } from '../edge/routes/health.ts';
 import { memberRoutes } from '../edge/routes/members.ts';
 import { scheduleRoutes } from '../edge/routes/schedules.ts';
@@ -270,7 +271,7 @@ export async function startService(config: Config, options: ServiceOptions = {})
       });
     }
     // Liveness fails once the embedded PostgreSQL is given up: a supervisor restarts the process.
-    router.add(...healthRoutes(services, { ready: () => ready, alive: () => !embedded?.failed }, router));
+    router.add(...healthRoutes(services, { ready: () => ready, alive: () => !embedded?.failed }, router), ...docsRoutes());
     if (config.roles.has('edge')) {
       // Administrator routes also check that the token's administrator still exists.
       router.add(...requireExistingAdmin(services, [
@@ -297,7 +298,7 @@ export async function startService(config: Config, options: ServiceOptions = {})
     const fatal = new Promise<Error>((resolve) => embedded?.onGiveUp(resolve));
     // No role at all (the demo seed): nothing to serve.
     if (config.roles.size > 0) {
-      edge = await startEdge(router, { authenticateAdmin: adminAuthenticator(services), observe: metrics.observeRequest, outage }, logger, config.port, { trustProxy: config.trustProxy, uploadBudgetBytes: config.uploadBudgetBytes }).catch(() => {
+      edge = await startEdge(router, { authenticateAdmin: adminAuthenticator(services), observe: metrics.observeRequest, outage }, logger, config.port, { trustProxy: config.trustProxy, uploadBudgetBytes: config.uploadBudgetBytes, accessLogEvery: config.accessLogEvery }).catch(() => {
         throw portInUse(config.port); // the exclusive listen failed: another process took PORT meanwhile
       });
       try {

@@ -12,7 +12,9 @@ export const CAPTURED_HEADERS = ['authorization', 'x-forwarded-for', 'x-real-ip'
 export const CACHEABLE_HEADERS = ['if-none-match', 'x-request-id', 'accept-encoding'] as const satisfies readonly (typeof CAPTURED_HEADERS)[number][];
 /** Read too when the method carries a body. */
 export const BODY_HEADERS = ['content-type', 'content-length'] as const;
-export type HeaderName = (typeof CAPTURED_HEADERS)[number] | (typeof BODY_HEADERS)[number];
+/** Read only by routes that serve stored files (with `range`): they have a modification time. */
+export const FILE_HEADERS = ['range', 'if-modified-since'] as const;
+export type HeaderName = (typeof CAPTURED_HEADERS)[number] | (typeof BODY_HEADERS)[number] | (typeof FILE_HEADERS)[number];
 
 export interface Reply {
   status?: number;
@@ -40,9 +42,9 @@ export function parseJson(text: string, what: string): unknown {
   try {
     value = JSON.parse(text);
   } catch {
-    throw badRequest(`${what}이(가) 올바른 JSON이 아닙니다.`);
+    throw badRequest(`${what}이(가) 올바른 JSON이 아닙니다.`, 'invalid_body');
   }
-  if (text.includes('\\u0000') || text.includes('\u0000')) throw badRequest(`${what}에 NUL 문자(\\u0000)가 있습니다.`);
+  if (text.includes('\\u0000') || text.includes('\u0000')) throw badRequest(`${what}에 NUL 문자(\\u0000)가 있습니다.`, 'invalid_body');
   return value;
 }
 

@@ -1,4 +1,4 @@
-// Stored files as answers: ETag and If-None-Match, HEAD, one byte range (206/416), and the bytes
+// Stored files as answers: ETag and If-None-Match, Last-Modified and If-Modified-Since, HEAD, one byte range (206/416), and the bytes
 // streamed into uWebSockets.js at the pace the client reads them (tryEnd/onWritable), so a slow
 // download holds one chunk in memory, never the file.
 import type { Readable } from 'node:stream';
@@ -37,11 +37,22 @@ export interface FilePlan {
   length: number;
 }
 
-export function planFile(file: OpenedFile, request: { head: boolean; ifNoneMatch?: string | undefined; range?: string | undefined }, cacheControl: string | undefined, matches: (ifNoneMatch: string | undefined, etag: string) => boolean): FilePlan {
+/**
+ * If-Modified-Since (RFC 9110 13.1.3): true when the file did not change after the given date (at
+ * the one-second precision of HTTP dates). Ignored when If-None-Match is sent, or not a date.
+ */
+export function notModifiedSince(ifModifiedSince: string | undefined, lastModified: Date | undefined): boolean {
+  if (!ifModifiedSince || !lastModified) return false;
+  const since = Date.parse(ifModifiedSince);
+  return Number.isFinite(since) && Math.floor(lastModified.getTime() / 1000) * 1000 <= since;
+}
+
+export function planFile(file: OpenedFile, request: { head: boolean; ifNoneMatch?: string | undefined; ifModifiedSince?: string | undefined; range?: string | undefined }, cacheControl: string | undefined, matches: (ifNoneMatch: string | undefined, etag: string) => boolean): FilePlan {
   const headers: Record<string, string> = { ETag: file.etag, 'Accept-Ranges': 'bytes', 'Content-Type': file.contentType };
   if (cacheControl) headers['Cache-Control'] = cacheControl;
   if (file.lastModified) headers['Last-Modified'] = file.lastModified.toUTCString();
-  if (matches(request.ifNoneMatch, file.etag)) {
+  const unchanged = request.ifNoneMatch !== undefined ? matches(request.ifNoneMatch, file.etag) : notModifiedSince(request.ifModifiedSince, file.lastModified);
+  if (unchanged) {
     delete headers['Content-Type'];
     return { status: 304, headers, range: null, length: 0 };
   }

@@ -16,6 +16,10 @@ export interface RouteDoc {
   /** Multipart request: file parts documented by name. */
   multipart?: { files: string };
   responses: Record<number, TSchema | string>;
+  /** A user token the route reads (admin routes say `auth: 'admin'` on the route). */
+  security?: 'user' | 'user-optional';
+  /** The body of a 2xx response documented by a string: its media type and schema (default: any bytes). */
+  content?: { type: string; schema?: TSchema };
 }
 
 export interface Route {
@@ -145,8 +149,8 @@ function decodeSegment(segment: string): string {
   try {
     decoded = decodeURIComponent(segment).normalize('NFC');
   } catch {
-    throw badRequest('경로에 잘못된 문자 인코딩이 있습니다.');
+    throw badRequest('경로에 잘못된 문자 인코딩이 있습니다.', 'invalid_path');
   }
-  if (CONTROL_CHARACTER.test(decoded)) throw badRequest('경로에 제어 문자가 있습니다.');
+  if (CONTROL_CHARACTER.test(decoded)) throw badRequest('경로에 제어 문자가 있습니다.', 'invalid_path');
   return decoded;
 }

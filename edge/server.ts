@@ -9,7 +9,7 @@ import type { OutageLog } from './outage-log.ts';
 import type { Logger } from '../shared/runtime/logger.ts';
 import { tracing } from '../shared/runtime/tracing.ts';
 import { COMPRESS_MIN_BYTES, preferredEncoding, VariantCache, type Encoding, type Variants } from '../shared/cache/compression.ts';
-import { BodyReader, BODY_HEADERS, CACHEABLE_HEADERS, CAPTURED_HEADERS, Context, type HeaderName, type Reply } from './context.ts';
+import { BodyReader, BODY_HEADERS, CACHEABLE_HEADERS, CAPTURED_HEADERS, Context, FILE_HEADERS, type HeaderName, type Reply } from './context.ts';
 import { pipeToResponse, planFile, pumpToResponse } from './file-response.ts';
 import { conflictingFraming, FRAMING_ERROR, refuseFraming } from './framing.ts';
 import { allLines } from './header-lines.ts';
@@ -44,7 +44,7 @@ const LIBUS_LISTEN_EXCLUSIVE_PORT = (uWS as unknown as { LIBUS_LISTEN_EXCLUSIVE_
 type ListenWithOptions = (host: string, port: number, options: number, cb: (socket: uWS.us_listen_socket | false) => void) => uWS.TemplatedApp;
 
 const METHODS_WITH_BODY = new Set(['post', 'put', 'patch', 'delete']);
-const CORS_ALLOW_HEADERS = 'Authorization, Content-Type, If-None-Match, X-Request-Id';
+const CORS_ALLOW_HEADERS = 'Authorization, Content-Type, If-None-Match, If-Modified-Since, X-Request-Id';
 const CORS_EXPOSE_HEADERS = 'ETag, X-Request-Id, Retry-After';
 const CORS_FILE_EXPOSE_HEADERS = 'ETag, X-Request-Id, Content-Range, Accept-Ranges, Content-Length';
 const JSON_TYPE = 'application/json; charset=utf-8';
@@ -177,10 +177,16 @@ export function clientIp(headers: Partial<Record<HeaderName, string>>, remote: A
 export const strongEtag = (body: string | Uint8Array) =>
   `"${createHash('sha1').update(body).digest('base64url')}"`;
 
+/** If-None-Match against an ETag with the weak comparison (RFC 9110 13.1.2): `W/"x"` matches `"x"`. */
 export function etagMatches(ifNoneMatch: string | undefined, etag: string): boolean {
   if (!ifNoneMatch) return false;
-  if (ifNoneMatch.trim() === '*') return true;
-  return ifNoneMatch.split(',').some((tag) => tag.trim() === etag);
+  if (ifNoneMatch === etag) return true; // the common revalidation: the tag sent back as received
+  const opaque = etag.startsWith('W/') ? etag.slice(2) : etag;
+  for (const entry of ifNoneMatch.split(',')) {
+    const tag = entry.trim();
+    if (tag === '*' || tag === opaque || (tag.startsWith('W/') && tag.slice(2) === opaque)) return true;
+  }
+  return false;
 }
 
 /**
@@ -201,6 +207,11 @@ export interface EdgeOptions {
   trustProxy?: number;
   /** Bytes of large bodies held at once (UploadBudget); default unbounded. */
   uploadBudgetBytes?: number;
+  /**
+   * Access log (info): every answer, except successful answers of cacheable routes, of which one
+   * in N is logged (with `sampled: N`); 1 = every answer; 0 (the default) = none.
+   */
+  accessLogEvery?: number;
 }
 
 /** Seconds a client turned away by the upload budget is told to wait (Retry-After). */
@@ -240,7 +251,7 @@ export function startEdge(router: Router, hooks: EdgeHooks, logger: Logger, port
   // A cacheable answer is the same for every client: its route reads no token and no address, and
   // a Range only when it serves files. Each header read is a call into uWS.
   const cacheableCaptured = named(CACHEABLE_HEADERS);
-  const fileCaptured = named([...CACHEABLE_HEADERS, 'range']);
+  const fileCaptured = named([...CACHEABLE_HEADERS, ...FILE_HEADERS]);
   const bodyHeaders = named(BODY_HEADERS);
   const capture = (req: uWS.HttpRequest, names: ReadonlyArray<readonly [HeaderName, Buffer]>, headers: Partial<Record<HeaderName, string>>) => {
     for (const [name, key] of names) {
@@ -264,16 +275,35 @@ export function startEdge(router: Router, hooks: EdgeHooks, logger: Logger, port
     return clientIp(capture(req, addressCaptured, {}), res.getRemoteAddressAsText(), trustProxy)();
   };
 
+  // The access log: route template, never the path or query (a verification token, a search).
+  const accessLogEvery = logger.isLevelEnabled('info') ? options.accessLogEvery ?? 0 : 0;
+  let answered = 0;
+  // Measured (test/bench/calendar.bench.ts, wrk): a line for each cached month answer cost 60% of
+  // its rate (49.2k → 20.1k req/s); they are sampled, everything else is logged.
+  const logged = (route: Route | null, status: number) =>
+    accessLogEvery === 1 || (accessLogEvery > 1 && (route?.cacheControl === undefined || status >= 400 || ++answered % accessLogEvery === 0));
+  /**
+   * The address for the access log, read before the answer is written (uWS discards the response
+   * after it): a cacheable route's only inside uWS's callback (lateClientIp), else none.
+   */
+  const clientOf = (ctx: Context, route: Route | null) => (route?.cacheControl === undefined || synchronous ? ctx.ip : undefined);
+  const accessLog = (ctx: Context, route: Route | null, status: number, bytes: number, startedAt: number, client: string | undefined) => {
+    const sampled = accessLogEvery > 1 && route?.cacheControl !== undefined && status < 400 ? accessLogEvery : undefined;
+    logger.info({ method: ctx.method.toUpperCase(), route: route?.path ?? null, status, bytes, ms: Math.round((performance.now() - startedAt) * 100) / 100, requestId: ctx.requestId, client, sampled }, 'request');
+  };
+
   /** `lines`, when given, are all the headers but the request id, made by RepresentationHeaders. */
   const write = (res: uWS.HttpResponse, ctx: Context, route: Route | null, startedAt: number, status: number, headers: Record<string, string>, body: string | Uint8Array | null, lines: Buffer | null = null) => {
     if (ctx.aborted) return;
     ctx.aborted = true; // answered: later writes are ignored
     inFlight--;
+    const client = logged(route, status) ? clientOf(ctx, route) : null;
     const early = earlyAnswer(ctx.bodyReader, ctx.header('content-length'));
     // uWS corks the synchronous scope of a request handler itself; later answers cork here.
     if (synchronous) writeResponse(res, ctx, status, headers, body, early, lines);
     else res.cork(() => writeResponse(res, ctx, status, headers, body, early, lines));
     hooks.observe?.(route?.path ?? 'unmatched', ctx.method, status, (performance.now() - startedAt) / 1000);
+    if (client !== null) accessLog(ctx, route, status, body === null ? 0 : typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength, startedAt, client);
     if (tracing) endRequestSpan(ctx, status);
   };
 
@@ -314,11 +344,11 @@ export function startEdge(router: Router, hooks: EdgeHooks, logger: Logger, port
     if (error instanceof HttpError) {
       // RFC 9110 §15.5.2: a 401 names the scheme that would be accepted.
       const challenge = error.status === 401 ? WWW_AUTHENTICATE : null;
-      write(res, ctx, route, startedAt, error.status, { 'Content-Type': JSON_TYPE, ...challenge, ...error.headers }, JSON.stringify({ error: error.message }));
+      write(res, ctx, route, startedAt, error.status, { 'Content-Type': JSON_TYPE, ...challenge, ...error.headers }, JSON.stringify({ error: error.message, code: error.code }));
       return;
     }
     logger.error({ err: error, requestId: ctx.requestId, route: route?.path }, 'unexpected error');
-    write(res, ctx, route, startedAt, 500, { 'Content-Type': JSON_TYPE }, JSON.stringify({ error: '서버 내부 오류가 발생했습니다.' }));
+    write(res, ctx, route, startedAt, 500, { 'Content-Type': JSON_TYPE }, JSON.stringify({ error: '서버 내부 오류가 발생했습니다.', code: 'internal_error' }));
   };
 
   /** A stored file: headers only (HEAD, 304, 416) or its bytes streamed at the client's pace. */
@@ -328,11 +358,11 @@ export function startEdge(router: Router, hooks: EdgeHooks, logger: Logger, port
       file.release();
       throw new Error(`${route.path} answers a file: it needs files: true, or its Range header is never read`);
     }
-    const plan = planFile(file, { head: ctx.method === 'head', ifNoneMatch: ctx.header('if-none-match'), range: ctx.header('range') }, route.cacheControl, etagMatches);
+    const plan = planFile(file, { head: ctx.method === 'head', ifNoneMatch: ctx.header('if-none-match'), ifModifiedSince: ctx.header('if-modified-since'), range: ctx.header('range') }, route.cacheControl, etagMatches);
     Object.assign(plan.headers, extra);
     if (plan.status === 416) {
       file.release();
-      write(res, ctx, route, startedAt, 416, { ...plan.headers, 'Content-Type': JSON_TYPE }, JSON.stringify({ error: '요청한 범위가 파일 크기를 벗어납니다.' }));
+      write(res, ctx, route, startedAt, 416, { ...plan.headers, 'Content-Type': JSON_TYPE }, JSON.stringify({ error: '요청한 범위가 파일 크기를 벗어납니다.', code: 'range_not_satisfiable' }));
       return;
     }
     const writeHead = () => {
@@ -344,6 +374,7 @@ export function startEdge(router: Router, hooks: EdgeHooks, logger: Logger, port
       file.release();
       ctx.aborted = true;
       inFlight--;
+      const client = logged(route, plan.status) ? clientOf(ctx, route) : null;
       res.cork(() => {
         writeHead();
         if (plan.status === 304) res.endWithoutBody(0);
@@ -351,15 +382,18 @@ export function startEdge(router: Router, hooks: EdgeHooks, logger: Logger, port
         else res.end('');
       });
       hooks.observe?.(route.path, ctx.method, plan.status, (performance.now() - startedAt) / 1000);
+      if (client !== null) accessLog(ctx, route, plan.status, 0, startedAt, client);
       return;
     }
     // Answered from here on (no other write), but in flight until the last byte left.
     ctx.aborted = true;
     let gone = false;
     let stop: (() => void) | null = null;
+    const client = logged(route, plan.status) ? clientOf(ctx, route) : null;
     const finished = () => {
       inFlight--;
       hooks.observe?.(route.path, ctx.method, plan.status, (performance.now() - startedAt) / 1000);
+      if (client !== null) accessLog(ctx, route, plan.status, range.end - range.start + 1, startedAt, client);
     };
     ctx.onAbort = () => {
       gone = true;
@@ -538,7 +572,7 @@ export function startEdge(router: Router, hooks: EdgeHooks, logger: Logger, port
     if (reader && limit > DEFAULT_BODY_LIMIT) {
       held = Number.isSafeInteger(declared) ? declared : limit;
       if (!uploads.take(held)) {
-        const busy = new HttpError(503, '다른 업로드를 처리하는 중이라 지금은 받을 수 없습니다. 잠시 후 다시 시도해 주세요.', { 'Retry-After': String(UPLOAD_RETRY_AFTER_S) });
+        const busy = new HttpError(503, '다른 업로드를 처리하는 중이라 지금은 받을 수 없습니다. 잠시 후 다시 시도해 주세요.', { 'Retry-After': String(UPLOAD_RETRY_AFTER_S) }, 'upload_busy');
         reader.fail(busy);
         writeError(res, ctx, route, startedAt, busy);
         return ctx;

@@ -14,8 +14,8 @@ export async function processUploads(pool: ImagePool, files: UploadedFile[]): Pr
     if (result.status === 'fulfilled') return result.value;
     const name = files[index]!.fileName || `${index + 1}번째 파일`;
     if (result.reason instanceof ImageError) {
-      if (result.reason.code === 'IMAGE_TOO_LARGE') throw new HttpError(413, `'${name.slice(0, 100)}': 이미지의 픽셀 수가 너무 많습니다.`);
-      throw new HttpError(400, `'${name.slice(0, 100)}': 이미지 파일이 아니거나 손상된 이미지입니다.`);
+      if (result.reason.code === 'IMAGE_TOO_LARGE') throw new HttpError(413, `'${name.slice(0, 100)}': 이미지의 픽셀 수가 너무 많습니다.`, {}, 'image_too_large');
+      throw new HttpError(400, `'${name.slice(0, 100)}': 이미지 파일이 아니거나 손상된 이미지입니다.`, {}, 'invalid_image');
     }
     throw result.reason;
   });

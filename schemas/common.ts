@@ -1,6 +1,13 @@
 import { Type, type TSchema } from '@sinclair/typebox';
+import { ERROR_CODES } from '../shared/errors.ts';
 
-export const ErrorResponse = Type.Object({ error: Type.String({ description: 'Korean, human-readable message' }) }, { $id: 'Error' });
+export const ErrorResponse = Type.Object(
+  {
+    error: Type.String({ description: 'Korean, human-readable message' }),
+    code: Type.String({ enum: [...ERROR_CODES], description: 'stable, machine-readable reason (new codes may be added)' }),
+  },
+  { $id: 'Error' },
+);
 export const SuccessResponse = Type.Object({ success: Type.Literal(true) });
 export const SuccessMessageResponse = Type.Object({ success: Type.Literal(true), message: Type.String() });
 

@@ -1,64 +1,167 @@
 // The OpenAPI 3.1 document, assembled from the routes' own schemas so it cannot drift from validation.
+// Schemas with an `$id` become named components referenced by `$ref`; every operation gets an
+// operationId derived from its method and path, its security, and the failures the edge itself
+// can answer (400, 401, 413, 503, 507) with the Error body. A 500 is a fault, documented only where
+// the spec makes it an answer (test/robustness.test.ts fails on any other).
 import type { TSchema } from '@sinclair/typebox';
 import type { Route } from '../edge/router.ts';
+import { ErrorResponse } from './common.ts';
 
-const plain = (schema: TSchema): unknown => JSON.parse(JSON.stringify(schema));
+type Json = Record<string, unknown>;
 
-export function buildOpenApi(routes: readonly Route[], info: { version: string; serverUrl: string }): unknown {
-  const paths: Record<string, Record<string, unknown>> = {};
-  for (const route of routes) {
-    const path = route.path.replace(/:([A-Za-z]+)/g, '{$1}');
-    const parameters: unknown[] = [...route.path.matchAll(/:([A-Za-z]+)/g)].map((m) => ({
-      name: m[1],
-      in: 'path',
-      required: true,
-      schema: { type: 'string' },
-    }));
-    const query = route.doc.query as (TSchema & { properties?: Record<string, TSchema>; required?: string[] }) | undefined;
-    for (const [name, schema] of Object.entries(query?.properties ?? {})) {
-      parameters.push({ name, in: 'query', required: query?.required?.includes(name) ?? false, schema: plain(schema) });
-    }
-    const responses: Record<string, unknown> = {};
-    for (const [status, body] of Object.entries(route.doc.responses)) {
-      responses[status] =
-        typeof body === 'string'
-          ? { description: body }
-          : { description: status.startsWith('2') ? 'success' : 'failure: {error}', content: { 'application/json': { schema: plain(body) } } };
-    }
-    if (route.auth === 'admin' && !responses['401']) responses['401'] = { description: 'missing, invalid or expired administrator token' };
-    const operation: Record<string, unknown> = {
-      summary: route.doc.summary,
-      tags: route.doc.tags,
-      ...(route.doc.description ? { description: route.doc.description } : {}),
-      ...(parameters.length ? { parameters } : {}),
-      responses,
-      ...(route.auth === 'admin' ? { security: [{ adminToken: [] }] } : {}),
-    };
-    if (route.doc.body || route.doc.multipart) {
-      operation.requestBody = route.doc.multipart
-        ? {
-            required: true,
-            content: {
-              'multipart/form-data': {
-                schema: {
-                  type: 'object',
-                  properties: { payload: { type: 'string', contentMediaType: 'application/json', contentSchema: route.doc.body ? plain(route.doc.body) : {} } },
-                },
-                description: route.doc.multipart.files,
+/** `get /api/albums/by-name/:name` → `getApiAlbumsByNameByName`: deterministic, from method and path only. */
+export function operationIdOf(method: string, path: string): string {
+  const words = path.split('/').filter(Boolean).flatMap((segment) => {
+    const param = /^[:*](.+)$/.exec(segment);
+    const parts = (param ? param[1]! : segment).split(/[^A-Za-z0-9]+/).filter(Boolean);
+    return param ? ['by', ...parts] : parts;
+  });
+  return method + words.map((word) => word[0]!.toUpperCase() + word.slice(1)).join('');
+}
+
+/** `/storage/*path` → `/storage/{path}`, `/api/albums/:id` → `/api/albums/{id}`. */
+export const pathTemplateOf = (path: string) => path.replace(/[:*]([A-Za-z]+)/g, '{$1}');
+
+/**
+ * A plain JSON copy of a schema with every `$id`-named subschema moved to `named` and replaced by
+ * a `$ref`. Two different schemas under one name are a programming error.
+ */
+function hoist(schema: unknown, named: Map<string, { json: string; schema: Json }>): unknown {
+  if (Array.isArray(schema)) return schema.map((item) => hoist(item, named));
+  if (schema === null || typeof schema !== 'object') return schema;
+  const copy: Json = {};
+  for (const [key, value] of Object.entries(schema)) if (key !== '$id') copy[key] = hoist(value, named);
+  const id = (schema as { $id?: unknown }).$id;
+  if (typeof id !== 'string') return copy;
+  const json = JSON.stringify(copy);
+  const known = named.get(id);
+  if (known && known.json !== json) throw new Error(`two different schemas are named ${id}`);
+  named.set(id, { json, schema: copy });
+  return { $ref: `#/components/schemas/${id}` };
+}
+
+const errorContent = { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } };
+const retryAfter = { 'Retry-After': { description: 'seconds to wait before retrying', schema: { type: 'integer', minimum: 0 } } };
+
+/** Failures many operations share, referenced from components.responses. */
+const SHARED_RESPONSES: Record<string, { status: string; description: string; retry?: true }> = {
+  BadRequest: { status: '400', description: 'invalid request: a parameter, the query or the body does not match its schema' },
+  Unauthorized: { status: '401', description: 'missing, invalid or expired token' },
+  PayloadTooLarge: { status: '413', description: 'the body is larger than the operation accepts' },
+  TooManyRequests: { status: '429', description: 'too many requests from this client address; retry after Retry-After seconds', retry: true },
+  ServiceUnavailable: { status: '503', description: 'the database (or an upload slot) is not available now; retry after Retry-After seconds', retry: true },
+  InsufficientStorage: { status: '507', description: 'the disk is full: nothing was stored; retry later', retry: true },
+};
+const sharedRef = (name: keyof typeof SHARED_RESPONSES) => ({ [SHARED_RESPONSES[name]!.status]: { $ref: `#/components/responses/${name}` } });
+
+/** Routes that answer without the database (probes, this document, the reference page). */
+const withoutDatabase = (route: Route) => route.doc.tags.includes('operations');
+
+function operationOf(route: Route, named: Map<string, { json: string; schema: Json }>): Json {
+  const doc = route.doc;
+  const schema = (value: TSchema) => hoist(JSON.parse(JSON.stringify(value)), named);
+  const parameters: Json[] = [...route.path.matchAll(/([:*])([A-Za-z]+)/g)].map((m) => ({
+    name: m[2],
+    in: 'path',
+    required: true,
+    ...(m[1] === '*' ? { description: 'the rest of the path, slashes included' } : {}),
+    schema: { type: 'string' },
+  }));
+  const query = doc.query as (TSchema & { properties?: Record<string, TSchema>; required?: string[] }) | undefined;
+  for (const [name, value] of Object.entries(query?.properties ?? {})) {
+    parameters.push({ name, in: 'query', required: query?.required?.includes(name) ?? false, schema: schema(value) });
+  }
+  const takesBody = Boolean(doc.body || doc.multipart);
+  // The failures the edge answers itself, before or around the handler; the route's own win.
+  const responses: Json = {
+    ...(parameters.length || takesBody ? sharedRef('BadRequest') : {}),
+    ...(route.auth === 'admin' || doc.security === 'user' ? sharedRef('Unauthorized') : {}),
+    ...(takesBody ? sharedRef('PayloadTooLarge') : {}),
+    ...(withoutDatabase(route) ? {} : sharedRef('ServiceUnavailable')),
+    ...(route.method !== 'get' && !withoutDatabase(route) ? sharedRef('InsufficientStorage') : {}),
+  };
+  for (const [status, body] of Object.entries(doc.responses)) {
+    const success = /^[23]/.test(status);
+    const shared = Object.keys(SHARED_RESPONSES).find((name) => SHARED_RESPONSES[name]!.status === status);
+    if (body === ErrorResponse && shared) Object.assign(responses, sharedRef(shared));
+    else if (status === '304') responses[status] = { description: typeof body === 'string' ? body : 'not modified' };
+    else if (typeof body !== 'string') {
+      responses[status] = { description: success ? 'success' : 'failure', content: { 'application/json': { schema: schema(body) } } };
+    } else if (success) {
+      const content = doc.content ?? { type: 'application/octet-stream' };
+      responses[status] = { description: body, content: { [content.type]: { schema: content.schema ? schema(content.schema) : {} } } };
+    } else responses[status] = { description: body, content: errorContent };
+  }
+  if (route.cacheControl && !responses['304']) responses['304'] = { description: 'not modified (If-None-Match matched the ETag)' };
+  const security = route.auth === 'admin' ? [{ adminToken: [] }] : doc.security === 'user' ? [{ userToken: [] }] : doc.security === 'user-optional' ? [{ userToken: [] }, {}] : [];
+  const operation: Json = {
+    operationId: operationIdOf(route.method, route.path),
+    summary: doc.summary,
+    tags: doc.tags,
+    ...(doc.description ? { description: doc.description } : {}),
+    ...(parameters.length ? { parameters } : {}),
+    security,
+    responses: Object.fromEntries(Object.entries(responses).sort(([a], [b]) => a.localeCompare(b))),
+  };
+  if (takesBody) {
+    operation.requestBody = doc.multipart
+      ? {
+          required: true,
+          description: `multipart/form-data: a \`payload\` part holding the JSON body; ${doc.multipart.files}`,
+          content: {
+            'multipart/form-data': {
+              schema: {
+                type: 'object',
+                properties: { payload: { type: 'string', contentMediaType: 'application/json', contentSchema: doc.body ? schema(doc.body) : {} } },
               },
             },
-          }
-        : { required: true, content: { 'application/json': { schema: plain(route.doc.body!) } } };
-    }
-    (paths[path] ??= {})[route.method] = operation;
+          },
+        }
+      : { required: true, content: { 'application/json': { schema: schema(doc.body!) } } };
   }
+  return operation;
+}
+
+const TAG_DESCRIPTIONS: Record<string, string> = {
+  account: 'Accounts of the site’s users (/auth): registration, e-mail verification, tokens',
+  'admin-auth': 'Administrator login and token check',
+  albums: 'Albums, tracks, photos and teasers',
+  bots: 'Collecting bots (video platform, microblog) and their state',
+  events: 'Event schedules (category 11) with venues and posters',
+  members: 'Members of the group',
+  operations: 'Probes and this API description',
+  platform: 'Schedules made from a video or a post',
+  schedules: 'The schedule calendar: monthly listing, search, details',
+  stats: 'Dashboard counts',
+  storage: 'Stored files (images)',
+  suggestions: 'Search suggestions, popular and saved searches, the user dictionary',
+};
+
+export function buildOpenApi(routes: readonly Route[], info: { version: string; serverUrl: string }): unknown {
+  const named = new Map<string, { json: string; schema: Json }>();
+  hoist(JSON.parse(JSON.stringify(ErrorResponse)), named);
+  const paths: Record<string, Json> = {};
+  const operationIds = new Set<string>();
+  for (const route of routes) {
+    const operation = operationOf(route, named);
+    if (operationIds.has(operation.operationId as string)) throw new Error(`duplicate operationId ${String(operation.operationId)}`);
+    operationIds.add(operation.operationId as string);
+    (paths[pathTemplateOf(route.path)] ??= {})[route.method] = operation;
+  }
+  const tags = [...new Set(routes.flatMap((route) => route.doc.tags))].sort().map((name) => ({ name, description: TAG_DESCRIPTIONS[name] ?? name }));
+  const responses = Object.fromEntries(Object.entries(SHARED_RESPONSES).map(([name, shared]) => [name, {
+    description: shared.description,
+    ...(shared.retry ? { headers: retryAfter } : {}),
+    content: errorContent,
+  }]));
   return {
     openapi: '3.1.0',
     info: {
       title: 'Schedule calendar API',
       version: info.version,
+      license: { name: 'UNLICENSED', identifier: 'LicenseRef-Proprietary' },
       description: [
-        'Account service (/auth) and schedule, member, album, search and admin API (/api). Failure bodies are {error: string} with a Korean message. Any route that needs the database answers 503 with Retry-After when the database cannot be reached in time (retry later), never 500.',
+        'Account service (/auth) and schedule, member, album, search and admin API (/api). Failure bodies are the Error schema: {error, code}, a Korean message for people and a stable machine-readable code. Any route that needs the database answers 503 with Retry-After when the database cannot be reached in time (retry later), never 500.',
         // docs/security.md: replaces auth-service.md 4.3's first-entry rule, which a client controls.
         'Client address (lockout, limits): the connection\'s address, unless the server is configured with TRUST_PROXY=N reverse proxies in front; then the N-th X-Forwarded-For entry from the right, else X-Real-IP. Entries a client writes itself are never trusted.',
         'Every bcrypt operation (login, registration) is admitted fairly per client address: more than 2 in flight from one address is 429 with Retry-After; 503 only when the server is full. Tokens without exp are refused.',
@@ -66,12 +169,15 @@ export function buildOpenApi(routes: readonly Route[], info: { version: string; 
       ].join('\n\n'),
     },
     servers: [{ url: info.serverUrl }],
+    tags,
+    paths,
     components: {
+      schemas: Object.fromEntries([...named].sort(([a], [b]) => a.localeCompare(b)).map(([name, { schema }]) => [name, schema])),
+      responses,
       securitySchemes: {
-        adminToken: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT (HS256, audience admin, 24 h) from POST /api/auth/login' },
-        userToken: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT (HS256, audience user, 30 days) from POST /auth/login' },
+        adminToken: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'JWT (HS256, audience admin, 24 h) from POST /api/auth/login' },
+        userToken: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'JWT (HS256, audience user, 30 days) from POST /auth/login' },
       },
     },
-    paths,
   };
 }

@@ -2,7 +2,7 @@
 import type { Static, TSchema } from '@sinclair/typebox';
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormatsPlugin from 'ajv-formats';
-import { badRequest } from '../shared/errors.ts';
+import { badRequest, type ErrorCode } from '../shared/errors.ts';
 
 const ajv = new Ajv({ allErrors: false, strict: false, coerceTypes: false, useDefaults: false });
 (addFormatsPlugin as unknown as (a: Ajv) => void)(ajv);
@@ -48,14 +48,15 @@ export function describeError(error: ErrorObject | undefined): string {
   }
 }
 
-export function compile<T extends TSchema>(schema: T): Validator<T> {
+/** `code`: the error code of a refusal (a body by default; `invalid_query` for a query string). */
+export function compile<T extends TSchema>(schema: T, code: ErrorCode = 'invalid_body'): Validator<T> {
   const validate: ValidateFunction = ajv.compile(schema);
   return {
     schema,
     check: (value): value is Static<T> => validate(value) as boolean,
     parse: (value) => {
       if (validate(value)) return value as Static<T>;
-      throw badRequest(describeError(validate.errors?.[0]));
+      throw badRequest(describeError(validate.errors?.[0]), code);
     },
   };
 }

@@ -105,10 +105,7 @@ if (kafkaBrokers.length > 0) {
     t.regex(error!.message, /^KAFKA_BROKERS: cannot connect/);
   });
 } else {
-  test('kafka: contract run', (t) => {
-    t.log('KAFKA_BROKERS is not set: the kafkajs contract run and the Kafka-only tests need a broker');
-    t.pass();
-  });
+  test.skip('kafka: contract run and Kafka-only tests (skipped: KAFKA_BROKERS is not set; they need a broker)', () => {});
 }
 
 // ---- PostgreSQL bus specifics ------------------------------------------------------------------

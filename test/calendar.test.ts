@@ -126,6 +126,8 @@ test('cache: a strong ETag and a short Cache-Control; If-None-Match gives 304 wi
   const again = await fetch(`${service.url}/api/schedules/?year=2033&month=1`, { headers: { 'if-none-match': etag } });
   t.is(again.status, 304);
   t.is(await again.text(), '');
+  // RFC 9110 13.1.2: If-None-Match compares weakly.
+  t.is((await fetch(`${service.url}/api/schedules/?year=2033&month=1`, { headers: { 'if-none-match': `W/${etag}` } })).status, 304);
   await createEvent({ date: '2033-01-20', title: '새 행사' });
   const after = await fetch(`${service.url}/api/schedules/?year=2033&month=1`, { headers: { 'if-none-match': etag } });
   t.is(after.status, 200);

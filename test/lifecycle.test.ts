@@ -71,7 +71,7 @@ for (const [signal, how] of [
     t.false(alive(pg), 'the embedded PostgreSQL is stopped with the service');
     // The database stopped after everything else had closed, not under the requests.
     t.true(output.indexOf('embedded PostgreSQL stopped') > output.indexOf('shutting down'));
-    t.notRegex(output, /"level":(50|60)/, 'no error logged on the way down');
+    t.notRegex(output, /"level":"(error|fatal)"/, 'no error logged on the way down');
   });
 }
 
@@ -83,12 +83,8 @@ test('port: the edge listens exclusively, so a second listener on its port fails
   await t.throwsAsync(startEdge(new Router(), hooks, logger, first.port));
 });
 
-test('DATA_DIR: as root, a DATA_DIR below a folder `postgres` cannot enter stops the start with one line naming that folder', async (t) => {
-  if (process.getuid?.() !== 0) {
-    t.log('not run: this checks the root case (PostgreSQL then runs as the `postgres` user) and this run is not root');
-    t.pass();
-    return;
-  }
+const asRoot = process.getuid?.() === 0;
+(asRoot ? test : test.skip)(`DATA_DIR: as root, a DATA_DIR below a folder \`postgres\` cannot enter stops the start with one line naming that folder${asRoot ? '' : ' (skipped: this run is not root; PostgreSQL runs as `postgres` only under root)'}`, async (t) => {
   const locked = await mkdtemp(join(tmpdir(), 'schedule-locked-')); // mkdtemp makes it 0700, owned by root
   t.teardown(() => rm(locked, { recursive: true, force: true }));
   await mkdir(join(locked, 'clone'));

@@ -1,7 +1,9 @@
 // `npm test`: one PostgreSQL cluster for the whole run (embedded unless DATABASE_URL is set), then
 // ava with TAP output passed through, then the plain closing line CI reads: `N passed, N failed`.
+// The service's logs go to a file per test file (test/helpers/test-log.ts), printed after the TAP
+// only for the test files that failed.
 import { spawn } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -18,6 +20,10 @@ if (process.env.DATABASE_URL) {
   stopCluster = () => cluster.stop();
 }
 
+process.env.SERVICE_LOG_DIR = join(dir, 'logs');
+/** Test files with a failure: the name before ` › ` (ava prints none when it runs one file). */
+const failedFiles = new Set<string>();
+
 let passed = 0;
 let failed = 0;
 let skipped = 0;
@@ -30,13 +36,23 @@ lines.on('line', (line) => {
   process.stdout.write(`${line}\n`);
   if (/^not ok \d+/.test(line)) {
     if (/# TODO/.test(line)) skipped++;
-    else failed++;
+    else {
+      failed++;
+      failedFiles.add(/^not ok \d+ - (.+?) › /.exec(line)?.[1] ?? '');
+    }
   } else if (/^ok \d+/.test(line)) {
     if (/# (SKIP|TODO)/.test(line)) skipped++;
     else passed++;
   }
 });
 const code: number = await new Promise((resolve) => ava.on('close', (status) => resolve(status ?? 1)));
+const logFiles = await readdir(process.env.SERVICE_LOG_DIR).catch(() => [] as string[]);
+for (const file of logFiles) {
+  const name = file.replace(/\.log$/, '');
+  if (!failedFiles.has(name) && !(failedFiles.has('') && logFiles.length === 1)) continue;
+  const text = await readFile(join(process.env.SERVICE_LOG_DIR, file), 'utf8');
+  if (text) process.stdout.write(`\n# service log of ${name} (failed):\n${text.replace(/^/gm, '# ')}\n`);
+}
 await stopCluster().catch(() => undefined);
 await rm(dir, { recursive: true, force: true });
 // A run that executed nothing, or whose runner failed outside any test, fails through the exit code.

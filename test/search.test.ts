@@ -65,10 +65,7 @@ const opensearchUrl = process.env.OPENSEARCH_URL?.trim() || null;
 if (opensearchUrl) {
   registerSearchContract('opensearch', () => backendOn(opensearchUrl, `contract-${randomBytes(4).toString('hex')}`));
 } else {
-  test('opensearch: contract run', (t) => {
-    t.log('OPENSEARCH_URL is not set: the OpenSearch contract run needs a server');
-    t.pass();
-  });
+  test.skip('opensearch: contract run (skipped: OPENSEARCH_URL is not set; it needs a server)', () => {});
 }
 
 /** A fresh migrated database of its own for one test, dropped when it ends. */

@@ -52,6 +52,26 @@ test('If-None-Match with the ETag answers 304 without a body', async (t) => {
   t.is((await fetch(fileUrl, { headers: { 'if-none-match': '"other"' } })).status, 200);
 });
 
+test('If-None-Match compares weakly: W/ and a list holding the tag give 304', async (t) => {
+  const etag = (await fetch(fileUrl, { method: 'HEAD' })).headers.get('etag')!;
+  t.is((await fetch(fileUrl, { headers: { 'if-none-match': `W/${etag}` } })).status, 304);
+  t.is((await fetch(fileUrl, { headers: { 'if-none-match': `"other", W/${etag}` } })).status, 304);
+  t.is((await fetch(fileUrl, { headers: { 'if-none-match': 'W/"other"' } })).status, 200);
+});
+
+test('If-Modified-Since: 304 when the file did not change after it, 200 when it did; If-None-Match wins', async (t) => {
+  const lastModified = (await fetch(fileUrl, { method: 'HEAD' })).headers.get('last-modified')!;
+  t.regex(lastModified, /GMT$/);
+  const same = await fetch(fileUrl, { headers: { 'if-modified-since': lastModified } });
+  t.is(same.status, 304);
+  t.is(same.headers.get('last-modified'), lastModified);
+  t.is((await bytesOf(same)).length, 0);
+  const earlier = new Date(Date.parse(lastModified) - 1000).toUTCString();
+  t.is((await fetch(fileUrl, { headers: { 'if-modified-since': earlier } })).status, 200);
+  t.is((await fetch(fileUrl, { headers: { 'if-modified-since': 'not a date' } })).status, 200);
+  t.is((await fetch(fileUrl, { headers: { 'if-modified-since': lastModified, 'if-none-match': '"other"' } })).status, 200);
+});
+
 test('HEAD answers the headers and the length only', async (t) => {
   const response = await fetch(fileUrl, { method: 'HEAD' });
   t.is(response.status, 200);

@@ -45,7 +45,7 @@ export class FairAdmission {
     }
     const runNow = this.running < this.options.concurrency && this.waitingCount === 0;
     if (!runNow && this.waitingCount >= this.options.maxQueued) {
-      throw new HttpError(503, '요청이 많아 지금은 처리할 수 없습니다. 잠시 후 다시 시도해 주세요.', { 'Retry-After': '2' });
+      throw new HttpError(503, '요청이 많아 지금은 처리할 수 없습니다. 잠시 후 다시 시도해 주세요.', { 'Retry-After': '2' }, 'server_busy');
     }
     this.held.set(key, held + 1);
     try {

@@ -71,7 +71,7 @@ export function createWorkerPool<TTask, TResult>(
   const run = (task: TTask, transferList?: ArrayBuffer[]) =>
     (piscina.run(task, transferList ? { transferList: transferList as never } : undefined) as Promise<TResult>).catch((error: unknown) => {
       // A full queue is load shedding, not a fault: the client may retry shortly.
-      if (error instanceof Error && /queue is at limit/i.test(error.message)) throw new HttpError(503, '요청이 많아 지금은 처리할 수 없습니다. 잠시 후 다시 시도해 주세요.', { 'Retry-After': '2' });
+      if (error instanceof Error && /queue is at limit/i.test(error.message)) throw new HttpError(503, '요청이 많아 지금은 처리할 수 없습니다. 잠시 후 다시 시도해 주세요.', { 'Retry-After': '2' }, 'server_busy');
       throw error;
     });
   const attributes = { 'pool.name': name };

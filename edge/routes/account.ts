@@ -34,7 +34,7 @@ const isBlank = (value: unknown) => value === undefined || value === null || val
 const asRecord = (body: unknown): Record<string, unknown> => {
   if (typeof body === 'object' && body !== null && !Array.isArray(body)) return body as Record<string, unknown>;
   if (body === undefined) return {};
-  throw badRequest('요청 본문은 JSON 객체여야 합니다.');
+  throw badRequest('요청 본문은 JSON 객체여야 합니다.', 'invalid_body');
 };
 const nfc = (value: unknown) => (typeof value === 'string' ? value.normalize('NFC') : value);
 
@@ -53,19 +53,19 @@ function storedEmail(address: string): string {
 async function register(s: Services, ctx: Context) {
   const body = asRecord(await ctx.json());
   // R0: either field missing or empty.
-  if (isBlank(body.email) || isBlank(body.password)) throw badRequest('이메일과 비밀번호를 모두 입력해 주세요.');
+  if (isBlank(body.email) || isBlank(body.password)) throw badRequest('이메일과 비밀번호를 모두 입력해 주세요.', 'invalid_body');
   // NFC before the checks and uniqueness: 'é' typed as one or two code points is one address.
   const input = { ...body, email: nfc(body.email), password: nfc(body.password) };
   // R1 (e-mail pattern) and R2 (8 characters) are the schema's pattern and minLength, checked in that order.
   const { email: written, password } = registerBody.parse(input);
   const email = storedEmail(written);
-  if (Buffer.byteLength(password, 'utf8') > MAX_PASSWORD_BYTES) throw badRequest(`비밀번호는 UTF-8 기준 ${MAX_PASSWORD_BYTES}바이트 이하여야 합니다.`);
+  if (Buffer.byteLength(password, 'utf8') > MAX_PASSWORD_BYTES) throw badRequest(`비밀번호는 UTF-8 기준 ${MAX_PASSWORD_BYTES}바이트 이하여야 합니다.`, 'invalid_body');
   // Per client address at most REGISTER_LIMIT_PER_HOUR well-formed registrations (docs/security.md).
   const retryAfterMs = await takeRegistration(s.db, clientKey(ctx.ip), new Date(s.clock.now()), s.config.registerLimitPerHour);
   if (retryAfterMs > 0) {
-    throw new HttpError(429, `이 주소에서 가입 요청이 너무 많습니다. ${Math.ceil(retryAfterMs / 60_000)}분 후에 다시 시도해 주세요.`, { 'Retry-After': String(Math.ceil(retryAfterMs / 1000)) });
+    throw new HttpError(429, `이 주소에서 가입 요청이 너무 많습니다. ${Math.ceil(retryAfterMs / 60_000)}분 후에 다시 시도해 주세요.`, { 'Retry-After': String(Math.ceil(retryAfterMs / 1000)) }, 'rate_limited');
   }
-  if (!(await registerAccount(s, { email, password, ip: ctx.ip }))) throw conflict('이미 가입된 이메일입니다.'); // R3
+  if (!(await registerAccount(s, { email, password, ip: ctx.ip }))) throw conflict('이미 가입된 이메일입니다.', 'email_taken'); // R3
   return reply({ success: true, message: '가입이 완료되었습니다. 이메일로 받은 링크를 열어 인증을 마쳐 주세요.' });
 }
 
@@ -91,17 +91,17 @@ async function login(s: Services, ctx: Context) {
   const { email: written, password } = await readLoginBody(s, 'user', ctx.ip, async () => {
     const body = asRecord(await ctx.json());
     // Step 2: either field missing.
-    if (isBlank(body.email) || isBlank(body.password)) throw badRequest('이메일과 비밀번호를 모두 입력해 주세요.');
+    if (isBlank(body.email) || isBlank(body.password)) throw badRequest('이메일과 비밀번호를 모두 입력해 주세요.', 'invalid_body');
     return loginBody.parse({ ...body, email: nfc(body.email), password: nfc(body.password) });
   });
   const email = lookupEmail(written);
   // Steps 3 and 4: one failure slot of the address is taken before the comparison (atomic lockout).
   const check = await checkPassword<UserRow>(s, 'user', ctx.ip, userByEmail(email), (user) => user.password, password);
-  if (!check.matched) throw unauthorized('이메일 또는 비밀번호가 올바르지 않습니다.');
+  if (!check.matched) throw unauthorized('이메일 또는 비밀번호가 올바르지 않습니다.', 'invalid_credentials');
   const user = check.account;
   if (!user.email_verified) {
     await check.release(); // step 5: not a counted failure
-    throw forbidden('이메일 인증이 완료되지 않았습니다. 받은 편지함의 인증 링크를 확인해 주세요.');
+    throw forbidden('이메일 인증이 완료되지 않았습니다. 받은 편지함의 인증 링크를 확인해 주세요.', 'email_unverified');
   }
   await check.succeed(); // step 6
   const token = s.tokens.signUser({ id: user.id, email: user.email, isAdmin: user.is_admin });
@@ -118,20 +118,20 @@ async function me(s: Services, ctx: Context) {
 
 async function refresh(s: Services, ctx: Context) {
   const token = bearerToken(ctx);
-  if (!token) throw unauthorized('Bearer 토큰이 필요합니다.');
+  if (!token) throw unauthorized('Bearer 토큰이 필요합니다.', 'token_missing');
   const claims = s.tokens.verifyUser(token);
-  if (!claims) throw unauthorized('유효하지 않거나 만료된 토큰입니다.');
-  if (!(await findUserById(s.db, claims.id))) throw unauthorized('존재하지 않는 사용자입니다.');
+  if (!claims) throw unauthorized('유효하지 않거나 만료된 토큰입니다.', 'token_invalid');
+  if (!(await findUserById(s.db, claims.id))) throw unauthorized('존재하지 않는 사용자입니다.', 'token_invalid');
   if (s.tokens.secondsLeft(claims) >= REFRESH_WINDOW_S) return { json: { refreshed: false }, headers: NO_STORE };
   return { json: { refreshed: true, token: s.tokens.signUser({ id: claims.id, email: claims.email, isAdmin: claims.isAdmin }) }, headers: NO_STORE };
 }
 
 async function remove(s: Services, ctx: Context) {
   const token = bearerToken(ctx);
-  if (!token) throw unauthorized('Bearer 토큰이 필요합니다.');
+  if (!token) throw unauthorized('Bearer 토큰이 필요합니다.', 'token_missing');
   const claims = s.tokens.verifyUser(token);
   // 4.7: an invalid or expired token, or any other failure, is 500 (not 401).
-  if (!claims) throw new HttpError(500, '계정을 삭제하지 못했습니다: 토큰이 유효하지 않습니다.');
+  if (!claims) throw new HttpError(500, '계정을 삭제하지 못했습니다: 토큰이 유효하지 않습니다.', {}, 'token_invalid');
   if (!(await deleteUserAndLinks(s.db, claims.id))) throw new HttpError(500, '계정을 삭제하지 못했습니다: 사용자가 존재하지 않습니다.');
   s.logger.info({ userId: claims.id }, 'user deleted');
   return reply({ success: true, message: '계정이 삭제되었습니다.' });
@@ -155,11 +155,11 @@ export function accountRoutes(s: Services): Route[] {
     },
     {
       method: 'get', path: '/auth/me', handler: (ctx) => me(s, ctx),
-      doc: { summary: 'Who the token belongs to (always 200)', tags, description: bearer, responses: { 200: MeResponse } },
+      doc: { summary: 'Who the token belongs to (always 200)', tags, security: 'user-optional', description: bearer, responses: { 200: MeResponse } },
     },
     {
       method: 'post', path: '/auth/refresh', handler: (ctx) => refresh(s, ctx),
-      doc: { summary: 'Renew a token in its last 7 days', tags, description: `${bearer}. 401 when missing, invalid, expired, or the user no longer exists.`, responses: { 200: RefreshResponse, 401: ErrorResponse } },
+      doc: { summary: 'Renew a token in its last 7 days', tags, security: 'user', description: `${bearer}. 401 when missing, invalid, expired, or the user no longer exists.`, responses: { 200: RefreshResponse, 401: ErrorResponse } },
     },
     {
       method: 'post', path: '/auth/logout', handler: () => reply({ success: true }),
@@ -167,7 +167,7 @@ export function accountRoutes(s: Services): Route[] {
     },
     {
       method: 'delete', path: '/auth/delete', handler: (ctx) => remove(s, ctx),
-      doc: { summary: 'Delete the account and its game links', tags, description: `${bearer}. Missing header → 401; invalid or expired token → 500 (as specified).`, responses: { 200: SuccessMessageResponse, 401: ErrorResponse, 500: ErrorResponse } },
+      doc: { summary: 'Delete the account and its game links', tags, security: 'user', description: `${bearer}. Missing header → 401; invalid or expired token → 500 (as specified).`, responses: { 200: SuccessMessageResponse, 401: ErrorResponse, 500: ErrorResponse } },
     },
   ];
 }

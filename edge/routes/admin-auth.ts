@@ -18,9 +18,9 @@ const loginBody = compile(AdminLoginBody);
 export function adminAuthenticator(s: Services) {
   return (ctx: Context): void => {
     const token = bearerToken(ctx);
-    if (!token) throw unauthorized('관리자 인증이 필요합니다.');
+    if (!token) throw unauthorized('관리자 인증이 필요합니다.', 'token_missing');
     const claims = s.tokens.verifyAdmin(token);
-    if (!claims) throw unauthorized('유효하지 않거나 만료된 관리자 토큰입니다.');
+    if (!claims) throw unauthorized('유효하지 않거나 만료된 관리자 토큰입니다.', 'token_invalid');
     ctx.admin = { id: claims.id, username: claims.username, tokenVersion: claims.version };
   };
 }
@@ -41,7 +41,7 @@ export function requireExistingAdmin(s: Services, routes: Route[]): Route[] {
       ...route,
       handler: async (ctx: Context) => {
         const admin = ctx.admin ? await findAdminById(s.db, ctx.admin.id) : null;
-        if (!admin || admin.disabled || admin.token_version !== ctx.admin!.tokenVersion) throw unauthorized('유효하지 않거나 만료된 관리자 토큰입니다.');
+        if (!admin || admin.disabled || admin.token_version !== ctx.admin!.tokenVersion) throw unauthorized('유효하지 않거나 만료된 관리자 토큰입니다.', 'token_invalid');
         return handler(ctx);
       },
     };
@@ -56,7 +56,7 @@ export function adminAuthRoutes(s: Services): Route[] {
       return loginBody.parse(body);
     });
     const check = await checkPassword<AdminUserRow>(s, 'admin', ctx.ip, adminByUsername(username), (admin) => admin.password_hash, password.normalize('NFC'));
-    if (!check.matched) throw unauthorized('아이디 또는 비밀번호가 올바르지 않습니다.');
+    if (!check.matched) throw unauthorized('아이디 또는 비밀번호가 올바르지 않습니다.', 'invalid_credentials');
     await check.succeed();
     const user = { id: check.account.id, username: check.account.username };
     return { json: { token: s.tokens.signAdmin({ ...user, version: check.account.token_version }), user }, headers: NO_STORE };

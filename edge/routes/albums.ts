@@ -188,7 +188,7 @@ async function teaserOf(s: Services, file: UploadedFile, albumId: number): Promi
     throw badRequest(`'${file.fileName.slice(0, 100)}': 이미지 또는 동영상(mp4, mov, webm) 파일이 아닙니다.`);
   }
   if (!videoExtension && file.bytes.length > IMAGE_UPLOAD_LIMITS.fileSize) {
-    throw new HttpError(413, `이미지 파일 하나의 크기는 ${IMAGE_UPLOAD_LIMITS.fileSize / MB}MB 이하여야 합니다.`);
+    throw new HttpError(413, `이미지 파일 하나의 크기는 ${IMAGE_UPLOAD_LIMITS.fileSize / MB}MB 이하여야 합니다.`, {}, 'image_too_large');
   }
   if (!(await albumExists(s.db, albumId))) throw albumNotFound();
   if (videoExtension) return { kind: 'video', bytes: file.bytes, contentType, extension: videoExtension };

@@ -57,7 +57,7 @@ function platformFailure(error: unknown): never {
   if (error instanceof MicroblogReadError) throw new HttpError(error.status, error.message);
   if (error instanceof CircuitOpenError) throw new HttpError(503, error.message, { 'Retry-After': String(Math.max(1, Math.ceil(error.retryAfterMs / 1000))) });
   if (error instanceof BrowserNotFoundError) throw new HttpError(503, error.message);
-  if (error instanceof PassAbortedError) throw new HttpError(503, '서버가 종료되는 중입니다. 잠시 후 다시 시도해 주세요.');
+  if (error instanceof PassAbortedError) throw new HttpError(503, '서버가 종료되는 중입니다. 잠시 후 다시 시도해 주세요.', {}, 'shutting_down');
   throw error;
 }
 
@@ -113,7 +113,7 @@ async function createVideoSchedule(s: Services, ctx: Context) {
     botId: null,
   };
   const id = await saveVideoSchedule(s, video);
-  if (id === null) throw conflict('이 영상은 이미 일정으로 등록되어 있습니다.');
+  if (id === null) throw conflict('이 영상은 이미 일정으로 등록되어 있습니다.', 'already_scheduled');
   return reply({ id }, 201);
 }
 
@@ -158,7 +158,7 @@ async function createPostSchedule(s: Services, ctx: Context) {
     botId: null,
   };
   const id = await savePostSchedule(s, post);
-  if (id === null) throw conflict('이 게시물은 이미 일정으로 등록되어 있습니다.');
+  if (id === null) throw conflict('이 게시물은 이미 일정으로 등록되어 있습니다.', 'already_scheduled');
   return reply({ id }, 201);
 }
 

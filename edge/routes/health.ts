@@ -28,7 +28,7 @@ export function healthRoutes(s: Services, state: { ready: () => boolean; alive?:
     {
       method: 'get', path: '/readyz',
       handler: async () => {
-        if (!state.ready()) throw new HttpError(503, '서비스가 종료 중입니다.', { 'Retry-After': '5' });
+        if (!state.ready()) throw new HttpError(503, '서비스가 종료 중입니다.', { 'Retry-After': '5' }, 'shutting_down');
         const { ready, failing } = await s.readiness.check();
         if (!ready) throw new HttpError(503, `서비스를 사용할 수 없습니다 (${failing.join(', ')}).`, { 'Retry-After': '5' });
         return reply({ status: 'ready' });
@@ -45,7 +45,7 @@ export function healthRoutes(s: Services, state: { ready: () => boolean; alive?:
         openapi ??= JSON.stringify(buildOpenApi(router.routes(), { version: '1.0.0', serverUrl: s.config.publicBaseUrl }));
         return { raw: openapi, contentType: 'application/json; charset=utf-8' };
       },
-      doc: { summary: 'This document', tags, responses: { 200: 'OpenAPI 3.1 document' } },
+      doc: { summary: 'This document', tags, content: { type: 'application/json', schema: Type.Object({ openapi: Type.String() }) }, responses: { 200: 'OpenAPI 3.1 document' } },
     },
   ];
 }

@@ -20,8 +20,9 @@ export function storageRoutes(s: Services): Route[] {
       },
       doc: {
         summary: 'A stored file',
-        description: 'Streamed with Content-Length, a strong ETag (If-None-Match → 304), Accept-Ranges: bytes and one Range (206 with Content-Range; 416 when no byte of it exists). HEAD answers the headers only.',
+        description: 'Streamed with Content-Length, a strong ETag (If-None-Match, compared weakly → 304), Last-Modified (If-Modified-Since → 304 when If-None-Match is absent), Accept-Ranges: bytes and one Range (206 with Content-Range; 416 when no byte of it exists). HEAD answers the headers only.',
         tags: ['storage'],
+        content: { type: '*/*' },
         responses: { 200: 'the file', 206: 'the requested range', 304: 'not modified', 404: 'no such file', 416: 'range not satisfiable' },
       },
     },

@@ -41,7 +41,7 @@ const log = (tx: Tx, entry: Omit<ActivityEntry, 'actor' | 'category'>) => logAct
 /** A unique violation on the album title becomes 409. */
 function duplicateTitleAsConflict(error: unknown): never {
   if (pgErrorCode(error) === '23505' && (error as { constraint?: string }).constraint === DUPLICATE_TITLE_CONSTRAINT) {
-    throw conflict('같은 제목의 앨범이 이미 있습니다.');
+    throw conflict('같은 제목의 앨범이 이미 있습니다.', 'name_taken');
   }
   throw error;
 }

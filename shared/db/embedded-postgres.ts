@@ -166,7 +166,7 @@ async function takeOver(dir: string, logger: Logger): Promise<void> {
       throw new ConfigError('DATA_DIR', `${dirname(dir)} is in use by another running service (process ${owner}); stop it first or choose another DATA_DIR`);
     }
   }
-  logger.warn({ pid }, 'stopping a postgres left running by an earlier process');
+  logger.warn({ postgresPid: pid }, 'stopping a postgres left running by an earlier process');
   process.kill(pid, 'SIGINT');
   for (let i = 0; i < 100; i++) {
     await new Promise((r) => setTimeout(r, 100));
@@ -332,7 +332,7 @@ export async function startEmbeddedPostgres(
           await takeOver(dir, pgLog);
           current = await launch();
           restarts++;
-          pgLog.warn({ attempt, restarts, pid: current.child.pid }, 'embedded PostgreSQL restarted');
+          pgLog.warn({ attempt, restarts, postgresPid: current.child.pid }, 'embedded PostgreSQL restarted');
           return;
         } catch (error) {
           pgLog.error({ err: error, attempt }, 'embedded PostgreSQL did not restart');
@@ -365,7 +365,7 @@ export async function startEmbeddedPostgres(
       pgLog.info('embedded PostgreSQL stopped');
     })());
   const urlFor = (database: string) => `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/${database}`;
-  pgLog.info({ port, pid: current.child.pid }, 'embedded PostgreSQL ready');
+  pgLog.info({ port, postgresPid: current.child.pid }, 'embedded PostgreSQL ready');
   return {
     url: urlFor('postgres'),
     urlFor,

@@ -37,7 +37,7 @@ export async function updateMember(
     });
   } catch (error) {
     await s.storage.delete(written).catch(() => undefined);
-    if (pgErrorCode(error) === '23505') throw conflict('같은 이름의 멤버가 이미 있습니다.');
+    if (pgErrorCode(error) === '23505') throw conflict('같은 이름의 멤버가 이미 있습니다.', 'name_taken');
     throw error;
   }
   await s.storage.delete(oldKeys).catch((error: unknown) => s.logger.error({ err: error }, 'could not delete the old member image'));

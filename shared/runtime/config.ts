@@ -67,6 +67,11 @@ export interface Config {
   savedSearches: { limitPerDay: number; retentionDays: number; minAddresses: number };
   /** Bytes of upload bodies (routes allowed more than the default body) one process holds at once; one upload is always admitted. */
   uploadBudgetBytes: number;
+  /**
+   * ACCESS_LOG: `on` (default): every answer, successful answers of cacheable routes sampled one in
+   * 256; N: sampled one in N; `all`: every answer; `off`: none (edge/server.ts).
+   */
+  accessLogEvery: number;
   /** OpenTelemetry traces over OTLP/HTTP; null (OTEL_EXPORTER_OTLP_ENDPOINT unset): no tracing at all. */
   tracing: { endpoint: string; serviceName: string } | null;
 }
@@ -108,6 +113,18 @@ function mapApi(env: Env): Config['mapApi'] {
   const mapUrl = url(env, 'MAP_API_URL', ['http:', 'https:']);
   const key = optional(env, 'MAP_API_KEY');
   return mapUrl !== null && key !== null ? { url: mapUrl, key } : null;
+}
+
+/** Cacheable successful answers logged one in this many by default (measured: docs/benchmarks.md). */
+const ACCESS_LOG_SAMPLE = 256;
+
+/** ACCESS_LOG: `on` (default), `all`, `off`, or N to log one cacheable success in N. */
+function accessLog(env: Env): number {
+  const value = optional(env, 'ACCESS_LOG')?.toLowerCase();
+  if (value === undefined || value === null || value === 'on' || value === 'true') return ACCESS_LOG_SAMPLE;
+  if (value === 'all' || value === '1') return 1;
+  if (value === 'off' || value === 'false' || value === '0') return 0;
+  return integer(env, 'ACCESS_LOG', 1, 1, 1_000_000);
 }
 
 function url(env: Env, name: string, protocols: string[]): string | null {
@@ -301,6 +318,7 @@ export function loadConfig(env: Env = process.env): Config {
       minAddresses: integer(env, 'SUGGEST_MIN_ADDRESSES', 3, 1, 1_000),
     },
     uploadBudgetBytes: integer(env, 'UPLOAD_BUDGET_MB', 200, 1, 1_000_000) * 1024 * 1024,
+    accessLogEvery: accessLog(env),
     tracing: otlpEndpoint === null ? null : { endpoint: otlpEndpoint, serviceName },
   };
 }

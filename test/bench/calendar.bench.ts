@@ -101,16 +101,30 @@ function get(url: string, headers: Record<string, string> = {}): Promise<{ statu
 // The service as a user runs it: `npm start` (all roles) on a data folder holding the demo data.
 const dataDir = await mkdtemp(join(tmpdir(), 'calendar-bench-'));
 const port = await freePort();
-const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: 'warn', METRICS_PORT: '0' };
+// At info with the access log off; a second process on a copy of the data logs every request
+// (ACCESS_LOG on, the default), its stdout a pipe read by this process, as a log collector would.
+const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: 'info', ACCESS_LOG: 'off', METRICS_PORT: '0' };
 delete env.DATABASE_URL;
 await run(process.execPath, ['--import', 'tsx', 'shared/db/demo-seed.ts'], { env });
-const server = spawn(process.execPath, START_ARGS, { env, stdio: ['ignore', 'ignore', 'inherit'] });
+const loggedDir = await mkdtemp(join(tmpdir(), 'calendar-bench-logged-'));
+const loggedPort = await freePort();
+const loggedEnv = { ...env, DATA_DIR: loggedDir, PORT: String(loggedPort), ACCESS_LOG: process.env.BENCH_ACCESS_LOG ?? 'on' };
+await run(process.execPath, ['--import', 'tsx', 'shared/db/demo-seed.ts'], { env: loggedEnv });
+const startServer = async (serverEnv: NodeJS.ProcessEnv) => {
+  const child = spawn(process.execPath, START_ARGS, { env: serverEnv, stdio: ['ignore', 'pipe', 'inherit'] });
+  let lines = 0;
+  child.stdout!.on('data', (chunk: Buffer) => { for (const byte of chunk) if (byte === 10) lines++; });
+  const at = `http://127.0.0.1:${serverEnv.PORT}`;
+  for (let i = 0; ; i++) {
+    if (await get(`${at}/readyz`).then((r) => r.status === 200, () => false)) break;
+    if (i > 600) throw new Error('the service did not become ready within 60 s');
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return { child, lines: () => lines };
+};
+const { child: server } = await startServer(env);
+const logged = await startServer(loggedEnv);
 const base = `http://127.0.0.1:${port}`;
-for (let i = 0; ; i++) {
-  if (await get(`${base}/readyz`).then((r) => r.status === 200, () => false)) break;
-  if (i > 600) throw new Error('the service did not become ready within 60 s');
-  await new Promise((r) => setTimeout(r, 100));
-}
 const path = '/api/schedules/?year=2026&month=5';
 const url = base + path;
 
@@ -139,6 +153,23 @@ fastify.get('/api/schedules/', (req, reply) => {
 });
 const fastifyPort = await freePort();
 await fastify.listen({ host: '127.0.0.1', port: fastifyPort });
+
+const loggedUrl = `http://127.0.0.1:${loggedPort}${path}`;
+await get(loggedUrl);
+const linesBefore = logged.lines();
+const accessLog = await inTurns([{ url }, { url: loggedUrl }]);
+const loggedLines = logged.lines() - linesBefore;
+logged.child.kill('SIGTERM');
+await new Promise((resolve) => logged.child.once('exit', resolve));
+await rm(loggedDir, { recursive: true, force: true });
+const [unlogged, withLog] = best(accessLog) as [Load, Load];
+console.log(`access log (issue 38): off ${Math.round(unlogged.requests)} req/s, on ${Math.round(withLog.requests)} req/s (${loggedLines} lines); on/off: median of the rounds ${median(ratios(accessLog, 1, 0)).toFixed(3)}, best rounds ${(withLog.requests / unlogged.requests).toFixed(3)} (aim ≥ 0.95); round by round ${ratios(accessLog, 1, 0).map((ratio) => ratio.toFixed(3)).join(', ')}`);
+if (process.env.BENCH_ONLY === 'access-log') {
+  server.kill('SIGTERM');
+  await new Promise((resolve) => server.once('exit', resolve));
+  await rm(dataDir, { recursive: true, force: true });
+  process.exit(0);
+}
 
 const servers = await inTurns([{ url }, { url: `http://127.0.0.1:${barePort}${path}` }, { url: `http://127.0.0.1:${fastifyPort}${path}` }]);
 const encodings = await inTurns([

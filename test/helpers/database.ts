@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connectDatabase } from '../../shared/db/database.ts';
 import { startEmbeddedPostgres } from '../../shared/db/embedded-postgres.ts';
-import { createLogger } from '../../shared/runtime/logger.ts';
+import { testLogger } from './test-log.ts';
 
 let adminUrl: Promise<string> | null = null;
 
@@ -15,7 +15,7 @@ function clusterUrl(): Promise<string> {
   adminUrl ??= (async () => {
     if (process.env.TEST_PG_ADMIN_URL) return process.env.TEST_PG_ADMIN_URL;
     const dir = await mkdtemp(join(tmpdir(), 'schedule-test-pg-'));
-    const cluster = await startEmbeddedPostgres(join(dir, 'pg'), createLogger('warn'), { persistent: false, unref: true });
+    const cluster = await startEmbeddedPostgres(join(dir, 'pg'), testLogger('warn'), { persistent: false, unref: true });
     process.once('exit', () => {
       try {
         if (cluster.pid) process.kill(cluster.pid, 'SIGINT');
@@ -40,7 +40,7 @@ export interface TestDatabase {
 export async function createTestDatabase(): Promise<TestDatabase> {
   const admin = new URL(await clusterUrl());
   const name = `t_${randomBytes(6).toString('hex')}`;
-  const maintenance = connectDatabase(admin.href, createLogger('warn'), 1);
+  const maintenance = connectDatabase(admin.href, testLogger('warn'), 1);
   await maintenance.db.none('CREATE DATABASE $1:name', [name]);
   await maintenance.close();
   const url = new URL(admin.href);
@@ -48,7 +48,7 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   return {
     url: url.href,
     drop: async () => {
-      const again = connectDatabase(admin.href, createLogger('warn'), 1);
+      const again = connectDatabase(admin.href, testLogger('warn'), 1);
       await again.db.none('DROP DATABASE IF EXISTS $1:name WITH (FORCE)', [name]).catch(() => undefined);
       await again.close();
     },

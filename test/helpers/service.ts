@@ -9,6 +9,7 @@ import { freePort } from '../../shared/db/embedded-postgres.ts';
 import { createLogger } from '../../shared/runtime/logger.ts';
 import { startService, type RunningService } from '../../app/service.ts';
 import { createTestDatabase, type TestDatabase } from './database.ts';
+import { testLogger } from './test-log.ts';
 import { ADMIN } from './process.ts';
 
 export interface TestService {
@@ -61,8 +62,8 @@ export async function startTestService(env: Record<string, string> = {}, options
   });
   const clock = new ManualClock();
   const capture = options.captureLogs;
-  const logger = capture ? createLogger('debug', { write: (line: string) => void capture.lines.push(line) }) : undefined;
-  const running = await startService(config, { clock, ...(logger ? { logger } : {}) });
+  const logger = capture ? createLogger('debug', { write: (line: string) => void capture.lines.push(line) }) : testLogger(config.logLevel);
+  const running = await startService(config, { clock, logger });
   return {
     url: `http://127.0.0.1:${running.port}`,
     metricsUrl: `http://127.0.0.1:${running.metricsPort}`,

@@ -1,0 +1,149 @@
+// The served OpenAPI document is a valid, complete contract (issue 38): Redocly's recommended
+// rules and swagger-parser find no error, every operation has a stable operationId, a security
+// requirement and an Error body on every failure, and every schema compiles in one Ajv.
+import test from 'ava';
+import { execFile } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import SwaggerParser from '@apidevtools/swagger-parser';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormatsPlugin from 'ajv-formats';
+import { startTestService, type TestService } from './helpers/service.ts';
+
+let service: TestService;
+let dir: string;
+
+interface Operation {
+  operationId: string;
+  security?: unknown[];
+  parameters?: Array<{ name: string; in: string }>;
+  responses: Record<string, { $ref?: string; content?: Record<string, { schema: unknown }> }>;
+}
+interface Document {
+  paths: Record<string, Record<string, Operation>>;
+  components: { schemas: Record<string, unknown>; responses: Record<string, { content: Record<string, { schema: unknown }> }> };
+}
+
+let document: Document;
+let text: string;
+
+test.before(async () => {
+  service = await startTestService();
+  dir = await mkdtemp(join(tmpdir(), 'openapi-test-'));
+  text = await (await fetch(`${service.url}/api/openapi.json`)).text();
+  document = JSON.parse(text) as Document;
+});
+
+test.after.always(async () => {
+  await service?.stop();
+  if (dir) await rm(dir, { recursive: true, force: true });
+});
+
+const operations = () => Object.entries(document.paths).flatMap(([path, methods]) => Object.entries(methods).map(([method, operation]) => ({ path, method, operation })));
+
+test('Redocly (recommended rules) reports no error', async (t) => {
+  const file = join(dir, 'openapi.json');
+  await writeFile(file, text);
+  const run = await promisify(execFile)(process.execPath, ['node_modules/@redocly/cli/bin/cli.js', 'lint', '--format=json', file], { maxBuffer: 64 << 20 }).catch((error: { stdout: string; stderr: string }) => error);
+  const report = JSON.parse(run.stdout) as { totals: { errors: number; warnings: number }; problems: Array<{ ruleId: string; severity: string; message: string; location: Array<{ pointer: string }> }> };
+  const errors = report.problems.filter((problem) => problem.severity === 'error').map((problem) => `${problem.ruleId}: ${problem.message} at ${problem.location[0]?.pointer}`);
+  const warnings = new Map<string, number>();
+  for (const problem of report.problems) if (problem.severity === 'warn') warnings.set(problem.ruleId, (warnings.get(problem.ruleId) ?? 0) + 1);
+  t.log(`redocly: ${report.totals.errors} errors, ${report.totals.warnings} warnings ${JSON.stringify(Object.fromEntries(warnings))}`);
+  t.deepEqual(errors.slice(0, 20), []);
+  t.is(report.totals.errors, 0);
+});
+
+test('swagger-parser validates the document', async (t) => {
+  await t.notThrowsAsync(SwaggerParser.validate(JSON.parse(text) as never));
+});
+
+test('every operation: a unique operationId from method and path, security, path templates', (t) => {
+  const ids = new Set<string>();
+  for (const { path, method, operation } of operations()) {
+    t.regex(operation.operationId, /^[a-z]+[A-Za-z0-9]*$/, `${method} ${path}`);
+    t.false(ids.has(operation.operationId), operation.operationId);
+    ids.add(operation.operationId);
+    t.true(Array.isArray(operation.security), `${method} ${path} declares its security`);
+    t.notRegex(path, /[:*]/);
+    const templated = [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]).sort();
+    t.deepEqual((operation.parameters ?? []).filter((p) => p.in === 'path').map((p) => p.name).sort(), templated, `${method} ${path}`);
+  }
+  t.is(document.paths['/api/schedules']?.get?.operationId, 'getApiSchedules');
+  t.is(document.paths['/storage/{path}']?.get?.operationId, 'getStorageByPath');
+  t.deepEqual(document.paths['/auth/refresh']?.post?.security, [{ userToken: [] }]);
+  t.deepEqual(document.paths['/api/admin/bots']?.get?.security, [{ adminToken: [] }]);
+  t.deepEqual(document.paths['/api/schedules']?.get?.security, []);
+  t.true(ids.size >= 50);
+});
+
+test('every 4xx and 5xx response carries the Error body; admin and user-token operations document 401', (t) => {
+  const errorRef = { $ref: '#/components/schemas/Error' };
+  for (const { path, method, operation } of operations()) {
+    for (const [status, response] of Object.entries(operation.responses)) {
+      if (!/^[45]/.test(status)) continue;
+      const resolved = response.$ref ? document.components.responses[response.$ref.split('/').pop()!]! : response;
+      t.deepEqual(resolved.content?.['application/json']?.schema, errorRef, `${method} ${path} ${status}`);
+    }
+    const secured = (operation.security ?? []).some((requirement) => Object.keys(requirement as object).length > 0) && !(operation.security ?? []).some((requirement) => Object.keys(requirement as object).length === 0);
+    if (secured) t.truthy(operation.responses['401'], `${method} ${path} documents 401`);
+  }
+  t.truthy(document.paths['/api/admin/events']?.post?.responses['413']);
+  t.truthy(document.paths['/api/schedules']?.get?.responses['503']);
+});
+
+test('no duplicate $id: every schema of the document compiles in one Ajv', (t) => {
+  t.false(text.includes('"$id"'));
+  const ajv = new Ajv2020({ strict: false, allErrors: true });
+  (addFormatsPlugin as unknown as (a: Ajv2020) => void)(ajv);
+  ajv.addSchema(JSON.parse(text) as object, 'openapi.json');
+  const pointer = (...parts: string[]) => parts.map((part) => part.replace(/~/g, '~0').replace(/\//g, '~1')).join('/');
+  let compiled = 0;
+  for (const name of Object.keys(document.components.schemas)) {
+    ajv.compile({ $ref: `openapi.json#/${pointer('components', 'schemas', name)}` });
+    compiled++;
+  }
+  for (const { path, method, operation } of operations()) {
+    for (const [status, response] of Object.entries(operation.responses)) {
+      for (const type of Object.keys(response.content ?? {})) {
+        t.notThrows(() => ajv.compile({ $ref: `openapi.json#/${pointer('paths', path, method, 'responses', status, 'content', type, 'schema')}` }), `${method} ${path} ${status}`);
+        compiled++;
+      }
+    }
+  }
+  t.log(`${compiled} schemas compiled`);
+  t.true(compiled > 100);
+});
+
+test('error bodies are {error, code} with a code the Error schema lists', async (t) => {
+  const ajv = new Ajv2020({ strict: false });
+  (addFormatsPlugin as unknown as (a: Ajv2020) => void)(ajv);
+  const isError = ajv.compile(document.components.schemas.Error as object);
+  const call = async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => {
+    const response = await fetch(`${service.url}${path}`, {
+      method,
+      headers: { 'content-type': 'application/json', 'x-forwarded-for': '10.38.0.1', ...headers },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    const json = (await response.json()) as { error: string; code: string };
+    t.true(isError(json), `${method} ${path}: ${JSON.stringify(json)}`);
+    return { status: response.status, code: json.code, error: json.error };
+  };
+  t.like(await call('GET', '/api/no-such-route'), { status: 404, code: 'not_found' });
+  t.like(await call('PATCH', '/api/members'), { status: 405, code: 'method_not_allowed' });
+  t.like(await call('POST', '/auth/register', { email: 'x' }), { status: 400, code: 'invalid_body' });
+  const account = { email: 'codes@example.org', password: 'password-38' };
+  t.is((await fetch(`${service.url}/auth/register`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-forwarded-for': '10.38.0.2' }, body: JSON.stringify(account) })).status, 200);
+  t.like(await call('POST', '/auth/register', account), { status: 409, code: 'email_taken', error: '이미 가입된 이메일입니다.' });
+  t.like(await call('POST', '/auth/login', account), { status: 403, code: 'email_unverified' });
+  t.like(await call('GET', '/api/admin/bots'), { status: 401, code: 'token_missing' });
+  t.like(await call('GET', '/api/admin/bots', undefined, { authorization: 'Bearer not-a-token' }), { status: 401, code: 'token_invalid' });
+  t.like(await call('POST', '/auth/refresh', undefined, { authorization: 'Bearer not-a-token' }), { status: 401, code: 'token_invalid' });
+  const wrong = { email: 'nobody@example.org', password: 'wrong-password' };
+  const lockoutHeaders = { 'x-forwarded-for': '10.38.0.3' };
+  for (let attempt = 0; attempt < 5; attempt++) t.like(await call('POST', '/auth/login', wrong, lockoutHeaders), { status: 401, code: 'invalid_credentials' });
+  t.like(await call('POST', '/auth/login', wrong, lockoutHeaders), { status: 429, code: 'locked_out' });
+  t.like(await call('GET', '/api/albums/%E0%A4%A'), { status: 400, code: 'invalid_path' });
+});

@@ -1,0 +1,130 @@
+// A typed client, proven (issue 38): TypeScript types generated from the served document with
+// openapi-typescript, a small client over openapi-fetch that calls every public and admin operation
+// group, type-checked with tsc in a temp folder, then run against the real service; every answer
+// (success and failure) matches the schema the document gives for its status.
+import test from 'ava';
+import { execFile } from 'node:child_process';
+import { mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { pathToFileURL } from 'node:url';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormatsPlugin from 'ajv-formats';
+import openapiTS, { astToString } from 'openapi-typescript';
+import { ADMIN, startTestService, type TestService } from './helpers/service.ts';
+
+let service: TestService;
+let dir: string;
+
+test.before(async () => {
+  service = await startTestService();
+  dir = await mkdtemp(join(tmpdir(), 'typed-client-'));
+  await symlink(resolve('node_modules'), join(dir, 'node_modules'));
+});
+
+test.after.always(async () => {
+  await service?.stop();
+  if (dir) await rm(dir, { recursive: true, force: true });
+});
+
+/** The client a user of the API would write: one call per operation group, typed by the document. */
+const CLIENT = `
+import createClient from 'openapi-fetch';
+import type { paths } from './schema.d.ts';
+
+export interface Answer { method: string; path: string; status: number; body: unknown }
+
+export async function callEveryGroup(baseUrl: string, admin: { username: string; password: string }): Promise<Answer[]> {
+  const client = createClient<paths>({ baseUrl });
+  const answers: Answer[] = [];
+  const keep = (method: string, path: string, response: Response, body: unknown) => answers.push({ method, path, status: response.status, body });
+
+  const month = await client.GET('/api/schedules', { params: { query: { year: 2031, month: 4 } } });
+  keep('get', '/api/schedules', month.response, month.data ?? month.error);
+  const badMonth = await client.GET('/api/schedules', { params: { query: { year: 2031, month: 13 } } });
+  keep('get', '/api/schedules', badMonth.response, badMonth.data ?? badMonth.error);
+  if (badMonth.error) { const code: string = badMonth.error.code; void code; }
+  const categories = await client.GET('/api/schedule-categories');
+  keep('get', '/api/schedule-categories', categories.response, categories.data);
+  const missing = await client.GET('/api/schedules/{id}', { params: { path: { id: '999999' } } });
+  keep('get', '/api/schedules/{id}', missing.response, missing.data ?? missing.error);
+  const members = await client.GET('/api/members');
+  keep('get', '/api/members', members.response, members.data);
+  const albums = await client.GET('/api/albums');
+  keep('get', '/api/albums', albums.response, albums.data);
+  const suggestions = await client.GET('/api/schedules/suggestions', { params: { query: { q: '콘서트' } } });
+  keep('get', '/api/schedules/suggestions', suggestions.response, suggestions.data ?? suggestions.error);
+  const popular = await client.GET('/api/schedules/suggestions/popular');
+  keep('get', '/api/schedules/suggestions/popular', popular.response, popular.data);
+  const me = await client.GET('/auth/me');
+  keep('get', '/auth/me', me.response, me.data);
+  const refresh = await client.POST('/auth/refresh', { headers: { authorization: 'Bearer not-a-token' } });
+  keep('post', '/auth/refresh', refresh.response, refresh.data ?? refresh.error);
+  const register = await client.POST('/auth/register', { body: { email: 'not-an-address', password: 'password-38' } });
+  keep('post', '/auth/register', register.response, register.data ?? register.error);
+
+  const unauthorized = await client.GET('/api/admin/bots');
+  keep('get', '/api/admin/bots', unauthorized.response, unauthorized.data ?? unauthorized.error);
+  const login = await client.POST('/api/auth/login', { body: admin });
+  keep('post', '/api/auth/login', login.response, login.data ?? login.error);
+  if (!login.data) return answers;
+  const authorization = 'Bearer ' + login.data.token;
+  const verify = await client.GET('/api/auth/verify', { headers: { authorization } });
+  keep('get', '/api/auth/verify', verify.response, verify.data ?? verify.error);
+  const bots = await client.GET('/api/admin/bots', { headers: { authorization } });
+  keep('get', '/api/admin/bots', bots.response, bots.data ?? bots.error);
+  const quota = await client.GET('/api/admin/bots/quota-warning', { headers: { authorization } });
+  keep('get', '/api/admin/bots/quota-warning', quota.response, quota.data ?? quota.error);
+  const event = await client.GET('/api/admin/events/{id}', { params: { path: { id: '999999' } }, headers: { authorization } });
+  keep('get', '/api/admin/events/{id}', event.response, event.data ?? event.error);
+  const blocked = await client.GET('/api/schedules/suggestions/blocked', { headers: { authorization } });
+  keep('get', '/api/schedules/suggestions/blocked', blocked.response, blocked.data ?? blocked.error);
+  const dict = await client.GET('/api/schedules/suggestions/dict', { headers: { authorization } });
+  keep('get', '/api/schedules/suggestions/dict', dict.response, dict.data ?? dict.error);
+  const stats = await client.GET('/api/stats', { headers: { authorization } });
+  keep('get', '/api/stats', stats.response, stats.data ?? stats.error);
+  const deleteMissing = await client.DELETE('/api/schedules/{id}', { params: { path: { id: '999999' } }, headers: { authorization } });
+  keep('delete', '/api/schedules/{id}', deleteMissing.response, deleteMissing.data ?? deleteMissing.error);
+  return answers;
+}
+`;
+
+const TSCONFIG = {
+  compilerOptions: {
+    target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, noEmit: true, skipLibCheck: true,
+    allowImportingTsExtensions: true, lib: ['ES2022', 'DOM'], types: [],
+  },
+  files: ['client.ts'],
+};
+
+test('types generated from the document type-check a client of every group, and its calls match the document', async (t) => {
+  const text = await (await fetch(`${service.url}/api/openapi.json`)).text();
+  const document = JSON.parse(text) as { paths: Record<string, Record<string, { responses: Record<string, { $ref?: string; content?: Record<string, { schema: unknown }> }> }>>; components: { responses: Record<string, { content?: Record<string, { schema: unknown }> }> } };
+  await writeFile(join(dir, 'schema.d.ts'), astToString(await openapiTS(JSON.parse(text) as never)));
+  await writeFile(join(dir, 'client.ts'), CLIENT);
+  await writeFile(join(dir, 'package.json'), JSON.stringify({ type: 'module' }));
+  await writeFile(join(dir, 'tsconfig.json'), JSON.stringify(TSCONFIG));
+  const tsc = await promisify(execFile)(process.execPath, [resolve('node_modules/typescript/bin/tsc'), '-p', dir]).catch((error: { stdout: string }) => error);
+  t.is(tsc.stdout.trim(), '', 'tsc reports no error');
+
+  const { callEveryGroup } = (await import(pathToFileURL(join(dir, 'client.ts')).href)) as { callEveryGroup: (url: string, admin: { username: string; password: string }) => Promise<Array<{ method: string; path: string; status: number; body: unknown }>> };
+  const answers = await callEveryGroup(service.url, ADMIN);
+  const ajv = new Ajv2020({ strict: false, allErrors: true });
+  (addFormatsPlugin as unknown as (a: Ajv2020) => void)(ajv);
+  ajv.addSchema(JSON.parse(text) as object, 'openapi.json');
+  const pointer = (...parts: string[]) => parts.map((part) => part.replace(/~/g, '~0').replace(/\//g, '~1')).join('/');
+  const statuses = new Set<number>();
+  for (const answer of answers) {
+    const documented = document.paths[answer.path]?.[answer.method]?.responses[String(answer.status)];
+    t.truthy(documented, `${answer.method} ${answer.path} → ${answer.status} is documented`);
+    if (!documented) continue;
+    const ref = documented.$ref ? `openapi.json#/${pointer('components', 'responses', documented.$ref.split('/').pop()!, 'content', 'application/json', 'schema')}` : `openapi.json#/${pointer('paths', answer.path, answer.method, 'responses', String(answer.status), 'content', 'application/json', 'schema')}`;
+    const validate = ajv.compile({ $ref: ref });
+    t.true(validate(answer.body), `${answer.method} ${answer.path} → ${answer.status}: ${ajv.errorsText(validate.errors)} in ${JSON.stringify(answer.body).slice(0, 200)}`);
+    statuses.add(answer.status);
+  }
+  t.log(`${answers.length} calls, statuses ${[...statuses].sort().join(', ')}`);
+  t.true(answers.length >= 20);
+  t.true(statuses.has(200) && statuses.has(400) && statuses.has(401) && statuses.has(404));
+});
