@@ -5,6 +5,7 @@ export const ErrorResponse = Type.Object(
   {
     error: Type.String({ description: 'Korean, human-readable message' }),
     code: Type.String({ enum: [...ERROR_CODES], description: 'stable, machine-readable reason (new codes may be added)' }),
+    count: Type.Optional(Type.Integer({ description: 'with `in_use`: how many items still use what was to be deleted' })),
   },
   { $id: 'Error' },
 );

@@ -8,7 +8,7 @@ export const ERROR_CODES = [
   'range_not_satisfiable', 'rate_limited', 'internal_error', 'upstream_failed', 'service_unavailable', 'upstream_timeout',
   'insufficient_storage',
   // specific
-  'invalid_body', 'invalid_query', 'invalid_path', 'invalid_image', 'image_too_large', 'email_taken', 'name_taken',
+  'in_use', 'invalid_body', 'invalid_query', 'invalid_path', 'invalid_image', 'image_too_large', 'email_taken', 'name_taken',
   'already_scheduled', 'invalid_credentials', 'email_unverified', 'token_missing', 'token_invalid', 'locked_out',
   'database_unavailable', 'upload_busy', 'server_busy', 'shutting_down',
 ] as const;

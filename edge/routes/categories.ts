@@ -1,6 +1,5 @@
 // Schedule category administration (issue 39): /api/schedule-categories and the display order.
 // The list itself (GET) stays with the schedules routes, which cache it.
-import { Type } from '@sinclair/typebox';
 import { CategoryCreate, CategoryOrder, CategoryUpdate } from '../../schemas/categories.ts';
 import { ErrorResponse, SuccessResponse } from '../../schemas/common.ts';
 import { IdResponse } from '../../schemas/events.ts';
@@ -15,13 +14,12 @@ const createBody = compile(CategoryCreate);
 const updateBody = compile(CategoryUpdate);
 const orderBody = compile(CategoryOrder);
 
-const InUseResponse = Type.Object({ error: Type.String(), count: Type.Integer({ description: 'schedules in the category' }) });
 
 async function remove(s: Services, ctx: Context) {
   try {
     await deleteCategory(s, parseId(ctx.params.id));
   } catch (error) {
-    if (error instanceof CategoryInUseError) return reply({ error: error.message, count: error.count }, 409);
+    if (error instanceof CategoryInUseError) return reply({ error: error.message, code: 'in_use', count: error.count }, 409);
     throw error;
   }
   return reply({ success: true });
@@ -46,7 +44,7 @@ export function categoryRoutes(s: Services): Route[] {
     },
     {
       method: 'delete', path: '/api/schedule-categories/:id', auth: 'admin', handler: (ctx) => remove(s, ctx),
-      doc: { summary: 'Delete an empty schedule category', tags, description: 'Birthday (10), event (11), video (6) and SNS (7) categories → 400 (the bots write into 6 and 7); unknown id → 404; a category schedules still use → 409 with their count.', responses: { 200: SuccessResponse, 400: ErrorResponse, 404: ErrorResponse, 409: InUseResponse } },
+      doc: { summary: 'Delete an empty schedule category', tags, description: 'Birthday (10), event (11), video (6) and SNS (7) categories → 400 (the bots write into 6 and 7); unknown id → 404; a category schedules still use → 409 with their count.', responses: { 200: SuccessResponse, 400: ErrorResponse, 404: ErrorResponse, 409: ErrorResponse } },
     },
     {
       method: 'put', path: '/api/schedule-categories-order', auth: 'admin',
