@@ -30,8 +30,8 @@ test('after a simulated crash the start sweep removes orphans and old .part file
   const dataDir = await mkdtemp(path.join(tmpdir(), 'orphan-sweep-'));
   try {
     // The rows of a committed upload (an event poster and a video teaser)...
-    const setup = connectDatabase(database.url, createLogger('warn'), 1);
-    await migrate(setup.db, createLogger('warn'));
+    const setup = connectDatabase(database.url, createLogger('silent'), 1);
+    await migrate(setup.db, createLogger('silent'));
     await setup.db.none(
       `INSERT INTO images (original_url, medium_url, thumb_url, original_key, medium_key, thumb_key, width, height)
        VALUES ('u', 'u', 'u', 'event/1/poster/01.jpeg', 'event/1/poster/medium/01.webp', 'event/1/poster/thumb/01.webp', 10, 10)`,
@@ -76,7 +76,7 @@ test('after a simulated crash the start sweep removes orphans and old .part file
       t.regex(metrics, /storage_orphans_removed_total\{kind="part"\} 1\b/);
 
       // The periodic sweep over the same storage finds nothing more.
-      const again = await sweepOrphans({ db: service.running.services.db, storage: service.running.services.storage, logger: createLogger('warn') });
+      const again = await sweepOrphans({ db: service.running.services.db, storage: service.running.services.storage, logger: createLogger('silent') });
       t.deepEqual(again, { objects: [], parts: [], folders: [] });
       // Still served: the sweep kept the files a row references.
       t.is((await fetch(`${service.url}/storage/media/event/1/poster/01.jpeg`)).status, 200);
@@ -92,9 +92,9 @@ test('after a simulated crash the start sweep removes orphans and old .part file
 test('empty folders left by failed uploads are removed once old; a folder with a file, or just made, stays', async (t) => {
   const database = await createTestDatabase();
   const dataDir = await mkdtemp(path.join(tmpdir(), 'orphan-sweep-'));
-  const db = connectDatabase(database.url, createLogger('warn'), 2);
+  const db = connectDatabase(database.url, createLogger('silent'), 2);
   try {
-    await migrate(db.db, createLogger('warn'));
+    await migrate(db.db, createLogger('silent'));
     const storage = await createStorage({ kind: 'local', dataDir, bucket: 'media', publicBaseUrl: 'http://127.0.0.1' });
     const bucket = path.join(dataDir, 'storage', 'media');
     const hoursAgo = new Date(Date.now() - 2 * 60 * 60 * 1000);
@@ -107,7 +107,7 @@ test('empty folders left by failed uploads are removed once old; a folder with a
        VALUES ('k', 'k', 'k', 'member/3/1700000000000.png', 'member/3/m.webp', 'member/3/t.webp', 1, 1)`,
     );
     await utimes(path.join(bucket, 'member/3'), hoursAgo, hoursAgo);
-    const result = await sweepOrphans({ db: db.db, storage, logger: createLogger('warn') });
+    const result = await sweepOrphans({ db: db.db, storage, logger: createLogger('silent') });
     t.deepEqual([...result.folders].sort(), ['album/7', 'album/7/photos', 'event/9', 'event/9/poster', 'event/9/poster/medium', 'event/9/poster/thumb']);
     t.false(await exists(path.join(bucket, 'event/9')));
     t.true(await exists(path.join(bucket, 'event/10/poster')), 'just made: an upload may be writing into it');
@@ -154,11 +154,11 @@ test('S3: the sweep lists the bucket under the upload prefixes and deletes only 
   const s3Dir = await mkdtemp(path.join(tmpdir(), 's3rver-sweep-'));
   const s3 = new S3rver({ address: '127.0.0.1', port: 0, silent: true, directory: s3Dir });
   const database = await createTestDatabase();
-  const db = connectDatabase(database.url, createLogger('warn'), 2);
+  const db = connectDatabase(database.url, createLogger('silent'), 2);
   try {
     const { port } = await s3.run();
     const storage = await createStorage({ kind: 's3', url: `http://127.0.0.1:${port}`, bucket: 'media', accessKey: 'S3RVER', secretKey: 'S3RVER', region: 'us-east-1' });
-    await migrate(db.db, createLogger('warn'));
+    await migrate(db.db, createLogger('silent'));
     await db.db.none(
       `INSERT INTO images (original_url, medium_url, thumb_url, original_key, medium_key, thumb_key, width, height)
        VALUES ('k', 'k', 'k', 'event/1/poster/01.jpeg', 'event/1/poster/medium/01.webp', 'event/1/poster/thumb/01.webp', 1, 1)`,
@@ -169,10 +169,10 @@ test('S3: the sweep lists the bucket under the upload prefixes and deletes only 
     for (const key of [...referenced, ...orphaned, 'profile/default_profile_1.png']) await storage.put(key, bytes, 'image/png');
 
     // Just written: too young for the sweep.
-    t.deepEqual(await sweepOrphans({ db: db.db, storage, logger: createLogger('warn') }), { objects: [], parts: [], folders: [] });
+    t.deepEqual(await sweepOrphans({ db: db.db, storage, logger: createLogger('silent') }), { objects: [], parts: [], folders: [] });
     // Two hours later the orphans go.
     const later = () => Date.now() + 2 * 60 * 60 * 1000;
-    const result = await sweepOrphans({ db: db.db, storage, logger: createLogger('warn'), now: later });
+    const result = await sweepOrphans({ db: db.db, storage, logger: createLogger('silent'), now: later });
     t.deepEqual([...result.objects].sort(), [...orphaned].sort());
     for (const key of orphaned) t.is(await storage.openFile(key), null, key);
     for (const key of [...referenced, 'profile/default_profile_1.png']) {

@@ -184,7 +184,7 @@ test('while one upload is held, the next past the process\'s upload budget is 50
 const PREFLIGHT: Array<[string, string[]]> = [
   ['/api/admin/events/1', ['GET', 'HEAD', 'PUT', 'DELETE']],
   ['/api/admin/events', ['POST']],
-  ['/api/schedules/1', ['GET', 'HEAD', 'DELETE']],
+  ['/api/schedules/1', ['GET', 'HEAD', 'PUT', 'DELETE']],
   ['/api/albums/1', ['GET', 'HEAD', 'PUT', 'DELETE']],
   ['/api/albums/1/photos', ['GET', 'HEAD', 'POST']],
   ['/api/albums/1/photos/2', ['PUT', 'DELETE']],
