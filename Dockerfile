@@ -12,11 +12,11 @@
 # Chromium that `npm start` unpacks from @sparticuz/chromium when CHROMIUM_PATH is unset is left out
 # (67 MB): the bots image sets CHROMIUM_PATH to Debian's chromium, the app image runs no browser.
 #
-# Base image: the tag, and once pulled, its digest beside it (k8s/README.md, "Base image and Node
-# version"): node:20-bookworm-slim@sha256:<digest>. Node 20 reached end of life in April 2026; the
-# plan past it is in the same section (uWebSockets.js builds for Node 22/24 need glibc 2.38).
+# Base image: the tag with its digest beside it (k8s/README.md, "Base image and Node version").
+# Node 20 reached end of life in April 2026; the plan past it is in the same section
+# (uWebSockets.js builds for Node 22/24 need glibc 2.38).
 
-ARG NODE_IMAGE=node:20-bookworm-slim
+ARG NODE_IMAGE=node:20-bookworm-slim@sha256:2cf067cfed83d5ea958367df9f966191a942351a2df77d6f0193e162b5febfc0
 
 FROM ${NODE_IMAGE} AS deps
 WORKDIR /app

@@ -1315,6 +1315,7 @@ test('Dockerfile: multi-stage, production dependencies, non-root, tini, Chromium
   for (const from of froms) {
     const image = from.args.split(' ')[0]!.replace(/^\$\{(\w+)\}$/, (_, name: string) => args.get(name) ?? name);
     t.true(BASE_IMAGE.test(image) || froms.some((f) => f.stage === image), `base image ${image}`);
+    if (!froms.some((f) => f.stage === image)) t.regex(image, /@sha256:[0-9a-f]{64}$/, `base image ${image} pinned by digest beside its tag`);
   }
   const stages = new Set(froms.map((f) => f.stage));
   t.true(stages.has('app') && stages.has('bots'), 'targets app and bots');
