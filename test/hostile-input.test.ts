@@ -3,16 +3,14 @@
 // client, saved searches are bounded per address and in what the analysis threads hold, a query is
 // suggested or popular only once enough addresses saved it, an administrator can block one for
 // good, and with PostgreSQL frozen search and suggestions answer within the database bounds.
-import { spawn } from 'node:child_process';
 import { rm } from 'node:fs/promises';
-import { join } from 'node:path';
 import test from 'ava';
 import { presenceBody, searchBody, typoSearchBody } from '../shared/search/opensearch.ts';
 import { hostileQueries } from './helpers/hostile-queries.ts';
 import { convertLayoutSlips } from '../shared/korean/layout.ts';
 import { MAX_REWRITES, queryRewrites } from '../shared/korean/query-rewrites.ts';
 import { DEFAULT_SYNONYM_TABLE } from '../shared/korean/synonyms.ts';
-import { dataRoot, postgresProcesses, signalAll, startEmbeddedService, type ServiceProcess } from './helpers/process.ts';
+import { dataRoot, postgresProcesses, seededDataRoot, signalAll, startEmbeddedService, type ServiceProcess } from './helpers/process.ts';
 import { adminToken, call, startTestService, type TestService } from './helpers/service.ts';
 
 const timed = async (url: string, withinMs: number) => {
@@ -30,23 +28,9 @@ async function loopDelayMaxMs(server: ServiceProcess): Promise<number> {
   return Number(match[1]) * 1000;
 }
 
-/** The demo data written into a fresh DATA_DIR by `npm run seed:demo`, as a user would. */
-async function seededRoot(): Promise<string> {
-  const root = await dataRoot();
-  const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: join(root, 'data'), LOG_LEVEL: 'warn' };
-  for (const name of ['DATABASE_URL', 'KAFKA_BROKERS', 'OPENSEARCH_URL', 'JWT_SECRET']) delete env[name];
-  const seed = spawn('npm', ['run', '--silent', 'seed:demo'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-  const output: string[] = [];
-  seed.stdout.on('data', (chunk: Buffer) => output.push(chunk.toString()));
-  seed.stderr.on('data', (chunk: Buffer) => output.push(chunk.toString()));
-  const code = await new Promise<number | null>((resolve) => seed.on('exit', resolve));
-  if (code !== 0) throw new Error(`seed:demo exited ${code}: ${output.join('')}`);
-  return root;
-}
-
 test.serial('hostile queries: every accepted search and suggestion answers without 5xx, and the main thread stays responsive (/healthz, loop delay)', async (t) => {
   t.timeout(240_000);
-  const root = await seededRoot();
+  const root = await seededDataRoot();
   const server = await startEmbeddedService({ TRUST_PROXY: '1', QUERY_BUDGET_BURST: '1000000' }, { root });
   t.teardown(async () => {
     await server.kill();

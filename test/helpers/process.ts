@@ -83,6 +83,8 @@ export interface SpawnOptions {
   cgroup?: string;
   /** Run the compiled JavaScript (`npm run start:compiled`, dist/ built first) instead of `npm start`. */
   compiled?: boolean;
+  /** Keep only the last this many chunks of output (a long run with its access log on). */
+  outputChunks?: number;
 }
 
 export function spawnService(env: Record<string, string>, options: SpawnOptions = {}) {
@@ -97,10 +99,29 @@ export function spawnService(env: Record<string, string>, options: SpawnOptions 
     detached: options.detached ?? false,
   });
   const output: string[] = [];
-  child.stdout!.on('data', (chunk: Buffer) => output.push(chunk.toString()));
-  child.stderr!.on('data', (chunk: Buffer) => output.push(chunk.toString()));
+  const keep = options.outputChunks ?? Infinity;
+  const collect = (chunk: Buffer) => {
+    output.push(chunk.toString());
+    if (output.length > keep) output.shift();
+  };
+  child.stdout!.on('data', collect);
+  child.stderr!.on('data', collect);
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   return { child, output, exited };
+}
+
+/** A data root (dataRoot) holding the demo data, written by `npm run seed:demo` as a user would. */
+export async function seededDataRoot(): Promise<string> {
+  const root = await dataRoot();
+  const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: join(root, 'data'), LOG_LEVEL: 'warn' };
+  for (const name of ['DATABASE_URL', 'KAFKA_BROKERS', 'OPENSEARCH_URL', 'JWT_SECRET']) delete env[name];
+  const seed = spawn('npm', ['run', '--silent', 'seed:demo'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const output: string[] = [];
+  seed.stdout.on('data', (chunk: Buffer) => output.push(chunk.toString()));
+  seed.stderr.on('data', (chunk: Buffer) => output.push(chunk.toString()));
+  const code = await new Promise<number | null>((resolve) => seed.on('exit', resolve));
+  if (code !== 0) throw new Error(`seed:demo exited ${code}: ${output.join('')}`);
+  return root;
 }
 
 /** A folder for DATA_DIR that the `postgres` user can enter (mkdtemp makes 0700); the service makes `<root>/data` itself. */
