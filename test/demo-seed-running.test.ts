@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import test from 'ava';
 import { freePort } from '../shared/db/embedded-postgres.ts';
-import { START_ARGS } from './helpers/process.ts';
+import { START_ARGS, startEnv } from './helpers/process.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const year = new Date(Date.now() + 9 * 3_600_000).getUTCFullYear(); // this year in Asia/Seoul
@@ -58,7 +58,7 @@ test.before(async () => {
   dataDir = await mkdtemp(join(tmpdir(), 'schedule-seed-running-'));
   port = await freePort();
   base = `http://127.0.0.1:${port}`;
-  server = spawn(process.execPath, START_ARGS, { cwd: ROOT, env: userEnv(port), stdio: ['ignore', 'pipe', 'pipe'] });
+  server = spawn(process.execPath, START_ARGS, { cwd: ROOT, env: startEnv(userEnv(port)), stdio: ['ignore', 'pipe', 'pipe'] });
   server.stdout!.on('data', (chunk: Buffer) => (serverLog += chunk.toString('utf8')));
   server.stderr!.on('data', (chunk: Buffer) => (serverLog += chunk.toString('utf8')));
   await eventually('the server answers /readyz', async () => (await fetch(`${base}/readyz`).catch(() => null))?.status === 200);
@@ -100,7 +100,7 @@ test.serial('seed:demo reaches the running server\'s PostgreSQL; its caches, sea
   const suggestedBefore = await suggestions();
   t.is((await getJson<{ total: number }>(`/api/schedules/?search=${encodeURIComponent('외대')}`)).total, 0);
 
-  const seed = spawn(process.execPath, ['--import', 'tsx', 'shared/db/demo-seed.ts'], { cwd: ROOT, env: userEnv(port), stdio: ['ignore', 'pipe', 'pipe'] });
+  const seed = spawn(process.execPath, ['--import', 'tsx', 'shared/db/demo-seed.ts'], { cwd: ROOT, env: startEnv(userEnv(port)), stdio: ['ignore', 'pipe', 'pipe'] });
   let seedOutput = '';
   seed.stdout.on('data', (chunk: Buffer) => (seedOutput += chunk.toString('utf8')));
   seed.stderr.on('data', (chunk: Buffer) => (seedOutput += chunk.toString('utf8')));

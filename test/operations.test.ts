@@ -10,7 +10,7 @@ import { ConfigError, loadConfig } from '../shared/runtime/config.ts';
 import { freePort } from '../shared/db/embedded-postgres.ts';
 import { requestIdOf, requestIdText, requestIdValue } from '../edge/request-id.ts';
 import { createTestDatabase, type TestDatabase } from './helpers/database.ts';
-import { START_ARGS } from './helpers/process.ts';
+import { START_ARGS, startEnv } from './helpers/process.ts';
 import { call, startTestService, type TestService } from './helpers/service.ts';
 
 interface Process {
@@ -26,7 +26,7 @@ async function startProcess(database: TestDatabase, env: Record<string, string>)
   const metricsPort = await freePort();
   const dataDir = await mkdtemp(join(tmpdir(), 'schedule-process-'));
   const child = spawn(process.execPath, START_ARGS, {
-    env: { ...process.env, PORT: String(port), METRICS_PORT: String(metricsPort), DATABASE_URL: database.url, JWT_SECRET: randomBytes(32).toString('hex'), DATA_DIR: dataDir, LOG_LEVEL: 'info', ...env },
+    env: startEnv({ ...process.env, PORT: String(port), METRICS_PORT: String(metricsPort), DATABASE_URL: database.url, JWT_SECRET: randomBytes(32).toString('hex'), DATA_DIR: dataDir, LOG_LEVEL: 'info', ...env }),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const output: string[] = [];
@@ -112,7 +112,7 @@ for (const [name, env, variable] of [
 ] as const) {
   test(`configuration: ${name} stops the start with one line naming ${variable}`, async (t) => {
     const child = spawn(process.execPath, START_ARGS, {
-      env: { PATH: process.env.PATH, DATABASE_URL: 'postgres://127.0.0.1:1/x', JWT_SECRET: 'x'.repeat(40), ...env },
+      env: startEnv({ PATH: process.env.PATH, DATABASE_URL: 'postgres://127.0.0.1:1/x', JWT_SECRET: 'x'.repeat(40), ...env }),
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stderr = '';

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { freePort } from '../../shared/db/embedded-postgres.ts';
-import { START_ARGS } from '../helpers/process.ts';
+import { START_ARGS, startEnv } from '../helpers/process.ts';
 import { median } from './stats.ts';
 
 const run = promisify(execFile);
@@ -46,7 +46,7 @@ const port = await freePort();
 const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: 'warn', METRICS_PORT: '0' };
 delete env.DATABASE_URL;
 await run(process.execPath, ['--import', 'tsx', 'shared/db/demo-seed.ts'], { env });
-const server = spawn(process.execPath, START_ARGS, { env, stdio: ['ignore', 'ignore', 'inherit'] });
+const server = spawn(process.execPath, START_ARGS, { env: startEnv(env), stdio: ['ignore', 'ignore', 'inherit'] });
 const base = `http://127.0.0.1:${port}`;
 for (let i = 0; ; i++) {
   if (await get(`${base}/readyz`).then((r) => r.status === 200, () => false)) break;

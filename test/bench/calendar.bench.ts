@@ -13,7 +13,7 @@ import { promisify } from 'node:util';
 import Fastify from 'fastify';
 import uWS from 'uWebSockets.js';
 import { freePort } from '../../shared/db/embedded-postgres.ts';
-import { START_ARGS } from '../helpers/process.ts';
+import { START_ARGS, startEnv } from '../helpers/process.ts';
 import { median } from './stats.ts';
 
 const run = promisify(execFile);
@@ -111,7 +111,7 @@ const loggedPort = await freePort();
 const loggedEnv = { ...env, DATA_DIR: loggedDir, PORT: String(loggedPort), ACCESS_LOG: process.env.BENCH_ACCESS_LOG ?? 'on' };
 await run(process.execPath, ['--import', 'tsx', 'shared/db/demo-seed.ts'], { env: loggedEnv });
 const startServer = async (serverEnv: NodeJS.ProcessEnv) => {
-  const child = spawn(process.execPath, START_ARGS, { env: serverEnv, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, START_ARGS, { env: startEnv(serverEnv), stdio: ['ignore', 'pipe', 'inherit'] });
   let lines = 0;
   child.stdout!.on('data', (chunk: Buffer) => { for (const byte of chunk) if (byte === 10) lines++; });
   const at = `http://127.0.0.1:${serverEnv.PORT}`;

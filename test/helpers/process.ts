@@ -9,23 +9,41 @@ import { alive, freePort } from '../../shared/db/embedded-postgres.ts';
 
 export const ADMIN = { username: 'admin', password: 'admin-password-1' };
 
-/**
- * Node's arguments in `npm start` (package.json), which the Dockerfile's CMD repeats: tests and
- * benchmarks start the service exactly as a user and the container do, V8 heap options included.
- */
-function nodeArgsOf(script: 'start' | 'start:compiled'): readonly string[] {
-  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { scripts: Record<string, string> };
-  const [command, ...args] = (pkg.scripts[script] ?? '').split(/\s+/);
-  if (command !== 'node') throw new Error(`npm run ${script} runs ${command}, not node`);
-  return args;
+/** `npm start` and `npm run start:compiled` (package.json) as a command: the environment it sets and node's arguments. */
+interface StartCommand {
+  /** Variables set before node, as `NAME=${NAME:-value}`: a default the caller's environment overrides. */
+  defaults: Readonly<Record<string, string>>;
+  args: readonly string[];
 }
-export const START_ARGS: readonly string[] = nodeArgsOf('start');
+
+function startCommandOf(script: 'start' | 'start:compiled'): StartCommand {
+  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { scripts: Record<string, string> };
+  const words = (pkg.scripts[script] ?? '').split(/\s+/);
+  const defaults: Record<string, string> = {};
+  for (let match; (match = /^([A-Z_]+)=\$\{\1:-([^}]*)\}$/.exec(words[0] ?? '')); words.shift()) defaults[match[1]!] = match[2]!;
+  const [command, ...args] = words;
+  if (command !== 'node') throw new Error(`npm run ${script} runs ${command}, not node (variables before it must read NAME=\${NAME:-value})`);
+  return { defaults, args };
+}
+const START = startCommandOf('start');
+const COMPILED_START = startCommandOf('start:compiled');
+
+/**
+ * Node's arguments in `npm start`, which the Dockerfile's CMD repeats: tests and benchmarks start
+ * the service exactly as a user and the container do, V8 heap options included (with `startEnv`).
+ */
+export const START_ARGS: readonly string[] = START.args;
 
 /**
  * `npm run start:compiled`: the same V8 options on the JavaScript `npm run build` writes to dist/;
  * the image's CMD repeats it.
  */
-export const COMPILED_START_ARGS: readonly string[] = nodeArgsOf('start:compiled');
+export const COMPILED_START_ARGS: readonly string[] = COMPILED_START.args;
+
+/** The environment `npm start` gives node: `env` over the script's defaults (MALLOC_ARENA_MAX, as the image sets it). */
+export function startEnv(env: NodeJS.ProcessEnv, compiled = false): NodeJS.ProcessEnv {
+  return { ...(compiled ? COMPILED_START : START).defaults, ...env };
+}
 
 export interface ServiceProcess {
   child: ChildProcess;
@@ -94,7 +112,7 @@ export function spawnService(env: Record<string, string>, options: SpawnOptions 
     : ['/bin/sh', ['-c', 'echo $$ > "$0/cgroup.procs" && exec "$@"', options.cgroup, process.execPath, ...nodeArgs]];
   const child = spawn(command, args, {
     // DATABASE_URL empty: the embedded default even when the run itself uses an outside cluster.
-    env: { ...process.env, DATABASE_URL: '', JWT_SECRET: '', LOG_LEVEL: 'info', METRICS_PORT: '0', ...env },
+    env: startEnv({ ...process.env, DATABASE_URL: '', JWT_SECRET: '', LOG_LEVEL: 'info', METRICS_PORT: '0', ...env }, options.compiled),
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: options.detached ?? false,
   });
