@@ -11,6 +11,7 @@ import { migrate } from '../shared/db/migrate.ts';
 import { createLogger } from '../shared/runtime/logger.ts';
 import { createSearchIndex } from '../shared/search/create-search-index.ts';
 import { loadSearchDocuments } from '../shared/search/documents.ts';
+import { scheduleDetail, schedulesBetween, schedulesByIds } from '../shared/db/repositories/schedules.ts';
 import { DOCUMENT_FORMAT, plainQueryWords } from '../shared/search/embedded.ts';
 import type { KoreanAnalyzer } from '../shared/korean/analyzer.ts';
 import { MERGE_LIMIT } from '../shared/search/fan-typing.ts';
@@ -136,6 +137,22 @@ test('a written schedule\'s search document is read with the plan its connection
   // Left to choose, PostgreSQL made a custom plan on every call (0.5 ms of planning for 0.04 ms of work).
   const plans = await database.db.one<{ generic_plans: number; custom_plans: number }>("SELECT generic_plans, custom_plans FROM pg_prepared_statements WHERE name = 'search-documents-by-id'");
   t.deepEqual(plans, { generic_plans: reads, custom_plans: 0 });
+});
+
+test('a month, a detail and a search page\'s items are read with one generic plan per connection, not planned on every read', async (t) => {
+  const database = await migratedDatabase(t, 1);
+  const { id } = await database.db.one<{ id: number }>("INSERT INTO schedules (category_id, title, date) VALUES (1, '쇼케이스', '2026-05-22') RETURNING id");
+  const reads = 8;
+  for (let i = 0; i < reads; i++) {
+    t.deepEqual((await schedulesBetween(database.db, '2026-05-01', '2026-06-01')).map((item) => item.title), ['쇼케이스']);
+    t.is((await scheduleDetail(database.db, id))?.title, '쇼케이스');
+    t.deepEqual((await schedulesByIds(database.db, [id, id + 1])).map((item) => item.id), [id]);
+  }
+  // Planning these reads cost PostgreSQL several times running them (23 ms against 4 ms under load).
+  const plans = await database.db.any<{ name: string; generic_plans: number; custom_plans: number }>(
+    "SELECT name, generic_plans, custom_plans FROM pg_prepared_statements WHERE name LIKE 'schedule-%' ORDER BY name",
+  );
+  t.deepEqual(plans, ['schedule-detail', 'schedule-items-between', 'schedule-items-by-id'].map((name) => ({ name, generic_plans: reads, custom_plans: 0 })));
 });
 
 test('embedded: a character outside the basic plane (an emoji, a surrogate pair) is one character, alone or in a bigram', async (t) => {
