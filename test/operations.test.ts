@@ -7,10 +7,9 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ConfigError, loadConfig } from '../shared/runtime/config.ts';
-import { freePort } from '../shared/db/embedded-postgres.ts';
 import { requestIdOf, requestIdText, requestIdValue } from '../edge/request-id.ts';
 import { createTestDatabase, type TestDatabase } from './helpers/database.ts';
-import { START_ARGS, startEnv } from './helpers/process.ts';
+import { START_ARGS, startEnv, twoFreePorts } from './helpers/process.ts';
 import { call, startTestService, type TestService } from './helpers/service.ts';
 
 interface Process {
@@ -22,8 +21,7 @@ interface Process {
 }
 
 async function startProcess(database: TestDatabase, env: Record<string, string>): Promise<Process> {
-  const port = await freePort();
-  const metricsPort = await freePort();
+  const [port, metricsPort] = await twoFreePorts();
   const dataDir = await mkdtemp(join(tmpdir(), 'schedule-process-'));
   const child = spawn(process.execPath, START_ARGS, {
     env: startEnv({ ...process.env, PORT: String(port), METRICS_PORT: String(metricsPort), DATABASE_URL: database.url, JWT_SECRET: randomBytes(32).toString('hex'), DATA_DIR: dataDir, LOG_LEVEL: 'info', ...env }),

@@ -2,9 +2,9 @@
 // command (test/helpers/process.ts START_ARGS), its own database, its /metrics on a port of its own.
 import { readdirSync, readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { freePort } from '../../shared/db/embedded-postgres.ts';
 import { LOOP_MONITOR_PERIOD_MS } from '../../shared/runtime/metrics.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
+import { twoFreePorts } from '../helpers/process.ts';
 import { startProcess } from '../helpers/service-process.ts';
 
 export interface BenchService {
@@ -21,8 +21,8 @@ export interface BenchService {
 
 export async function startBenchService(env: Record<string, string>): Promise<BenchService> {
   const database = await createTestDatabase();
-  const metricsPort = await freePort();
-  const running = await startProcess(database, { LOG_LEVEL: 'error', METRICS_PORT: String(metricsPort), ...env });
+  const [port, metricsPort] = await twoFreePorts();
+  const running = await startProcess(database, { LOG_LEVEL: 'error', METRICS_PORT: String(metricsPort), ...env }, { port });
   const pid = running.child.pid!;
   return {
     url: running.url,

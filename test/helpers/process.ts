@@ -149,12 +149,22 @@ export async function dataRoot(): Promise<string> {
   return root;
 }
 
+/**
+ * A port for the API and another for /metrics. freePort() closes the port it found, so two calls
+ * can return the same one (a start then fails: METRICS_PORT must differ from PORT); asked again.
+ */
+export async function twoFreePorts(): Promise<[number, number]> {
+  const port = await freePort();
+  let other = await freePort();
+  while (other === port) other = await freePort();
+  return [port, other];
+}
+
 export async function startEmbeddedService(
   env: Record<string, string> = {},
   options: SpawnOptions & { /** Reuse this data root (a restart); the caller removes it. */ root?: string } = {},
 ): Promise<ServiceProcess> {
-  const port = await freePort();
-  const metricsPort = await freePort();
+  const [port, metricsPort] = await twoFreePorts();
   const ownRoot = options.root === undefined;
   const root = options.root ?? (await dataRoot());
   const dataDir = join(root, 'data');
