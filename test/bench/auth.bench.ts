@@ -28,7 +28,7 @@ import { START_ARGS } from '../helpers/process.ts';
 import { call } from '../helpers/service.ts';
 import type { LoadMessage, LoadPlan, LoginCounts, MeSamples } from './auth-load.ts';
 import { descendantCpuSeconds, loopDelayP99, machineTicks, sample, startBenchService } from './bench-service.ts';
-import { median } from './stats.ts';
+import { median, percentile } from './stats.ts';
 
 const BCRYPT_MEASURE_MS = 3_000;
 const USERS = 20;
@@ -49,11 +49,6 @@ const TARGET_ME_P99_MS = 10;
 
 const cores = os.availableParallelism();
 
-function percentile(values: number[], p: number): number {
-  if (values.length === 0) return Number.NaN;
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
-}
 const ms = (value: number) => (Number.isFinite(value) ? `${value.toFixed(value < 10 ? 2 : 1)} ms` : 'n/a');
 const statusText = (counts: Record<string, number>) => Object.entries(counts).map(([status, n]) => `${status}×${n}`).join(' ') || 'none';
 

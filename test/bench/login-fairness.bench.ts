@@ -10,6 +10,7 @@ import bcrypt from 'bcrypt';
 import { Agent, request } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { startTestService } from '../helpers/service.ts';
+import { percentile } from './stats.ts';
 
 const ATTACKERS = 120;
 const USERS = 10;
@@ -30,10 +31,6 @@ function post(agent: Agent, url: string, json: unknown): Promise<number> {
   });
 }
 
-function percentile(values: number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
-}
 
 async function legitimateRound(url: string, emails: string[], subnet: number): Promise<Array<{ status: number; ms: number }>> {
   return Promise.all(emails.map(async (email, i) => {

@@ -18,6 +18,7 @@ import type { VideoCollected } from '../../shared/schedules/collected.ts';
 import { insertMember } from '../helpers/factory.ts';
 import { startTestService } from '../helpers/service.ts';
 import { loopDelay } from './loop-delay.ts';
+import { percentile } from './stats.ts';
 
 const ITEMS = Number(process.env.BENCH_ITEMS ?? 5_000);
 const WARMUP = 300;
@@ -34,11 +35,6 @@ const POLL_NEAR_ITEMS = 600;
 const now = () => performance.timeOrigin + performance.now();
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)));
 
-function percentile(values: number[], p: number): number {
-  if (values.length === 0) return Number.NaN;
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
-}
 const ms = (value: number) => (Number.isFinite(value) ? `${value.toFixed(1)} ms` : 'n/a');
 
 const kafkaBrokers = process.env.KAFKA_BROKERS?.trim() || null;

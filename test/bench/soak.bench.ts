@@ -16,6 +16,7 @@ import { seededRandom } from '../../shared/db/demo-data.ts';
 import { pngImage } from '../helpers/images.ts';
 import { ADMIN, seededDataRoot, startEmbeddedService } from '../helpers/process.ts';
 import { halfTyped, latinKeysOf } from './fan-typing-queries.ts';
+import { percentile } from './stats.ts';
 
 const MINUTES = Number(process.env.SOAK_MINUTES ?? 30);
 const WARMUP_MINUTES = MINUTES / 3;
@@ -232,11 +233,6 @@ const samples: { minute: number; rss: number; heap: number }[] = [];
 const started = performance.now();
 const minutesSince = () => (performance.now() - started) / 60_000;
 
-function percentile(values: number[], p: number): number {
-  if (values.length === 0) return NaN;
-  const sorted = Float64Array.from(values).sort();
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
-}
 /** Least-squares slope of y over x. */
 function slope(points: { x: number; y: number }[]): number {
   const n = points.length;
