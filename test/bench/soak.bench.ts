@@ -246,8 +246,11 @@ function slope(points: { x: number; y: number }[]): number {
 console.log(`soak: ${MINUTES} min, ${CONNECTIONS} connections from ${ADDRESSES} addresses, a write every ${WRITE_EVERY_MS} ms; ${ids.length} demo schedules, ${vocabulary.length} title words; service pid ${pid}`);
 console.log(['window', 'req/s', ...KINDS.map((kind) => `p99 ${kind}`), '≥500', 'failed', '429', 'RSS MB', 'heap MB'].join(' | '));
 let windowStart = performance.now();
-const sampler = setInterval(async () => {
-  samples.push({ minute: minutesSince(), rss: await rssMb(), heap: await heapMb() });
+let sampling: Promise<void> = Promise.resolve();
+const sampler = setInterval(() => {
+  sampling = (async () => {
+    samples.push({ minute: minutesSince(), rss: await rssMb(), heap: await heapMb() });
+  })();
 }, SAMPLE_S * 1000);
 const reporter = setInterval(async () => {
   const done = window;
@@ -262,6 +265,8 @@ const reporter = setInterval(async () => {
 await Promise.all([...Array.from({ length: CONNECTIONS }, reader), writer()]);
 clearInterval(sampler);
 clearInterval(reporter);
+// The last sample finishes before the service stops (it asks /metrics).
+await sampling;
 const after = samples.filter((s) => s.minute >= WARMUP_MINUTES);
 const rssSlope = slope(after.map((s) => ({ x: s.minute, y: s.rss })));
 const heapSlope = slope(after.map((s) => ({ x: s.minute, y: s.heap })));
