@@ -109,6 +109,15 @@ test('suggestions: ranked by popularity, then recency; deduplicated; limit honou
   t.is((await call(service.url, 'GET', '/api/schedules/suggestions/?q=a&limit=x')).status, 400);
 });
 
+test('suggestions: a suggested query saved from more addresses moves up past one saved from fewer', async (t) => {
+  for (let i = 0; i < 3; i++) await save('순위 역전 가을');
+  for (let i = 0; i < 4; i++) await save('순위 역전 겨울');
+  // Asked in several spellings (each its own cached answer), so that both analysis threads hold both queries.
+  for (const prefix of ['순위 역전', '순위 역', '순위역전', '순위 역전 ']) t.deepEqual((await suggest(prefix)).slice(0, 2), ['순위 역전 겨울', '순위 역전 가을'], prefix);
+  for (let i = 0; i < 2; i++) await save('순위 역전 가을');
+  for (const prefix of ['순위 역전 ㄱ', '순위', '순위 ㅇ', 'ㅅㅇ ㅇㅈ']) t.deepEqual((await suggest(prefix)).slice(0, 2), ['순위 역전 가을', '순위 역전 겨울'], prefix);
+});
+
 test('save: empty, whitespace, over 100 characters, a non-string give 400; counting is per normalised query', async (t) => {
   for (const bad of ['', '   ', 'ㄱ'.repeat(101), 42, null]) t.is((await save(bad)).status, 400, JSON.stringify(bad));
   t.is((await call(service.url, 'POST', '/api/schedules/suggestions/save', { body: 'not json', headers: { 'content-type': 'application/json' } })).status, 400);

@@ -79,6 +79,8 @@ interface State {
   /** Saved searches in the index, with the count each was added with. */
   savedCounts: Map<string, number>;
   savedAdded: number;
+  /** Queries that qualified after SAVED_ADDED_MAX were added: left out until the next build. */
+  passedOver: Set<string>;
 }
 
 let state: State | null = null;
@@ -127,6 +129,7 @@ async function build(): Promise<State> {
     blockedVersion: saved.blockedAt,
     savedCounts: new Map(saved.rows.map((row) => [row.query, row.count])),
     savedAdded: 0,
+    passedOver: new Set(),
   };
 }
 
@@ -137,7 +140,7 @@ async function build(): Promise<State> {
 async function refresh(current: State): Promise<boolean> {
   const [dictionary, saved, titles, venues, stamp] = await Promise.all([
     db.one<{ updated_at: Date }>('SELECT updated_at FROM user_dictionary WHERE id = 1'),
-    changedSuggestedSearches(db, data.savedSearches, current.lastSavedId, SAVED_REFRESH_BATCH),
+    changedSuggestedSearches(db, data.savedSearches, current.lastSavedId, SAVED_REFRESH_BATCH, [...current.savedCounts.keys(), ...current.passedOver]),
     db.any<{ title: string; date: Date }>('SELECT title, date::timestamptz AS date FROM schedules WHERE updated_at >= $1 OR created_at >= $1', [current.schedulesSeenAt]),
     db.any<{ name: string }>(
       'SELECT DISTINCT v.name FROM venues v JOIN events e ON e.venue_id = v.id JOIN schedules s ON s.id = e.schedule_id WHERE s.updated_at >= $1 OR s.created_at >= $1',
@@ -146,13 +149,22 @@ async function refresh(current: State): Promise<boolean> {
     db.one<{ now: Date }>('SELECT now() AS now'),
   ]);
   if (saved.blockedAt > current.blockedVersion) return false;
+  // Queries that qualify now, with their count over the window.
   for (const row of saved.rows) {
+    if (current.savedAdded >= SAVED_ADDED_MAX) {
+      current.passedOver.add(row.query);
+      continue;
+    }
+    current.savedAdded++;
+    current.index.add({ text: row.query, popularity: row.count, lastUsedAt: ms(row.last) });
+    current.savedCounts.set(row.query, row.count);
+  }
+  // Queries the index holds: the index adds popularity up, so only their new saves.
+  for (const row of saved.added) {
     const before = current.savedCounts.get(row.query);
-    if (before === undefined && current.savedAdded >= SAVED_ADDED_MAX) continue;
-    if (before === undefined) current.savedAdded++;
-    // The index adds popularity up: only what is new since the query was added.
-    if (row.count > (before ?? 0)) current.index.add({ text: row.query, popularity: row.count - (before ?? 0), lastUsedAt: ms(row.last) });
-    current.savedCounts.set(row.query, Math.max(row.count, before ?? 0));
+    if (before === undefined) continue;
+    current.index.add({ text: row.query, popularity: row.added, lastUsedAt: ms(row.last) });
+    current.savedCounts.set(row.query, before + row.added);
   }
   current.lastSavedId = Math.max(current.lastSavedId, saved.lastId);
   harvest(current.analyzer, titles.map((t) => t.title));

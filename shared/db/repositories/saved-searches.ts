@@ -108,21 +108,36 @@ export async function suggestedSearches(db: Queryable, rules: SuggestedSearchRul
   return { rows, lastId: marks.last_id ?? 0, blockedAt: marks.blocked_at?.getTime() ?? 0 };
 }
 
+/** A query's new saves since the last look: `added` rows, the newest at `last`. */
+export interface AddedSaves {
+  query: string;
+  added: number;
+  last: Date;
+}
+
 /**
- * The queries among the next `batch` saves after `afterId` that qualify now (with their counts over
- * the window), the newest id looked at, and the newest block time.
+ * What the next `batch` saves after `afterId` change: for the queries in `known` (those the index
+ * already holds or has passed over), how many of them each has, counted from those rows alone; for
+ * any other query, its count over the window when it qualifies now. So a look costs the new rows
+ * plus the rows of queries that did not qualify before (fewer than `minAddresses` addresses, so a
+ * bounded number), not every saved row of a popular query again. With the newest id looked at and
+ * the newest block time.
  */
-export async function changedSuggestedSearches(db: Queryable, rules: SuggestedSearchRules, afterId: number, batch: number) {
-  const rows = await db.any<SuggestedSearch & { max_id: number | null; blocked_at: Date | null }>(
-    `WITH fresh AS MATERIALIZED (SELECT id, query FROM saved_searches WHERE id > $3 ORDER BY id LIMIT $4),
-          marks AS (SELECT (SELECT max(id) FROM fresh) AS max_id, (SELECT max(blocked_at) FROM blocked_searches) AS blocked_at)
-     SELECT marks.max_id, marks.blocked_at, q.query, q.count, q.last FROM marks
-       LEFT JOIN (${SUGGESTED} AND s.query IN (SELECT query FROM fresh) ${QUALIFIED}) q ON true`,
-    [rules.retentionDays, rules.minAddresses, afterId, batch],
+export async function changedSuggestedSearches(db: Queryable, rules: SuggestedSearchRules, afterId: number, batch: number, known: readonly string[]) {
+  type Row = { max_id: number | null; blocked_at: Date | null; query: string | null; count: number | null; added: number | null; last: Date | null };
+  const rows = await db.any<Row>(
+    `WITH fresh AS MATERIALIZED (SELECT id, query, created_at FROM saved_searches WHERE id > $3 ORDER BY id LIMIT $4),
+          marks AS (SELECT (SELECT max(id) FROM fresh) AS max_id, (SELECT max(blocked_at) FROM blocked_searches) AS blocked_at),
+          added AS (SELECT query, NULL::int AS count, count(*)::int AS added, max(created_at) AS last FROM fresh WHERE query = ANY($5::text[]) GROUP BY query),
+          newcomers AS (SELECT q.query, q.count, NULL::int AS added, q.last FROM (${SUGGESTED} AND s.query IN (SELECT query FROM fresh WHERE query <> ALL($5::text[])) ${QUALIFIED}) q)
+     SELECT marks.max_id, marks.blocked_at, c.query, c.count, c.added, c.last FROM marks
+       LEFT JOIN (SELECT * FROM added UNION ALL SELECT * FROM newcomers) c ON true`,
+    [rules.retentionDays, rules.minAddresses, afterId, batch, known],
   );
   const first = rows[0];
   return {
-    rows: rows.filter((row) => row.query !== null) as SuggestedSearch[],
+    rows: rows.filter((row) => row.query !== null && row.count !== null) as SuggestedSearch[],
+    added: rows.filter((row) => row.query !== null && row.added !== null) as AddedSaves[],
     lastId: first?.max_id ?? afterId,
     blockedAt: first?.blocked_at?.getTime() ?? 0,
   };
