@@ -76,8 +76,8 @@ interface State {
   builtAt: number;
   /** Newest blocked_searches.blocked_at seen, epoch ms: a newer one rebuilds without the blocked query. */
   blockedVersion: number;
-  /** Saved searches in the index, with the count each was added with. */
-  savedCounts: Map<string, number>;
+  /** Saved searches in the index (a refresh adds only their new saves). */
+  savedInIndex: Set<string>;
   savedAdded: number;
   /** Queries that qualified after SAVED_ADDED_MAX were added: left out until the next build. */
   passedOver: Set<string>;
@@ -127,7 +127,7 @@ async function build(): Promise<State> {
     refreshedAt: now,
     builtAt: now,
     blockedVersion: saved.blockedAt,
-    savedCounts: new Map(saved.rows.map((row) => [row.query, row.count])),
+    savedInIndex: new Set(saved.rows.map((row) => row.query)),
     savedAdded: 0,
     passedOver: new Set(),
   };
@@ -140,7 +140,7 @@ async function build(): Promise<State> {
 async function refresh(current: State): Promise<boolean> {
   const [dictionary, saved, titles, venues, stamp] = await Promise.all([
     db.one<{ updated_at: Date }>('SELECT updated_at FROM user_dictionary WHERE id = 1'),
-    changedSuggestedSearches(db, data.savedSearches, current.lastSavedId, SAVED_REFRESH_BATCH, [...current.savedCounts.keys(), ...current.passedOver]),
+    changedSuggestedSearches(db, data.savedSearches, current.lastSavedId, SAVED_REFRESH_BATCH, [...current.savedInIndex, ...current.passedOver]),
     db.any<{ title: string; date: Date }>('SELECT title, date::timestamptz AS date FROM schedules WHERE updated_at >= $1 OR created_at >= $1', [current.schedulesSeenAt]),
     db.any<{ name: string }>(
       'SELECT DISTINCT v.name FROM venues v JOIN events e ON e.venue_id = v.id JOIN schedules s ON s.id = e.schedule_id WHERE s.updated_at >= $1 OR s.created_at >= $1',
@@ -157,14 +157,11 @@ async function refresh(current: State): Promise<boolean> {
     }
     current.savedAdded++;
     current.index.add({ text: row.query, popularity: row.count, lastUsedAt: ms(row.last) });
-    current.savedCounts.set(row.query, row.count);
+    current.savedInIndex.add(row.query);
   }
   // Queries the index holds: the index adds popularity up, so only their new saves.
   for (const row of saved.added) {
-    const before = current.savedCounts.get(row.query);
-    if (before === undefined) continue;
-    current.index.add({ text: row.query, popularity: row.added, lastUsedAt: ms(row.last) });
-    current.savedCounts.set(row.query, before + row.added);
+    if (current.savedInIndex.has(row.query)) current.index.add({ text: row.query, popularity: row.added, lastUsedAt: ms(row.last) });
   }
   current.lastSavedId = Math.max(current.lastSavedId, saved.lastId);
   harvest(current.analyzer, titles.map((t) => t.title));
