@@ -97,6 +97,9 @@ test('rewrites: variants per word and rewrites per query are capped, built rank 
   t.deepEqual(queryRewrites(['팬미ㅌ'], DEFAULT_SYNONYM_TABLE), [{ kind: 'prefix', words: ['팬미', 'ㅍㅁㅌ'] }]);
   t.deepEqual(queryRewrites(['팬밑'], DEFAULT_SYNONYM_TABLE), [{ kind: 'prefix', words: ['팬미', 'ㅍㅁㅌ'] }]);
   t.deepEqual(queryRewrites(['루미랜드', 'ep45'], DEFAULT_SYNONYM_TABLE), [{ kind: 'spacing', words: ['루미랜드', 'ep', '45'] }]);
+  // A number and its counter stay one word; shorthand for a phrase is searched as the phrase.
+  t.deepEqual(queryRewrites(['대동제', '5월'], DEFAULT_SYNONYM_TABLE), []);
+  t.deepEqual(queryRewrites(['서아', '생카'], DEFAULT_SYNONYM_TABLE), [{ kind: 'synonym', words: ['서아', '생일카페'] }]);
   t.deepEqual(queryRewrites(['fnalsp'], DEFAULT_SYNONYM_TABLE, ['루미네'])[0], { kind: 'layout', words: ['루미네'] });
   // Eight words, each with the most variants: still at most MAX_REWRITES rewrites of at most eight words.
   const greedy = new SynonymTable([{ word: '가나', alternatives: [['다라'], ['마바'], ['사아']] }], false);

@@ -13,6 +13,7 @@ import { createSearchIndex } from '../shared/search/create-search-index.ts';
 import { loadSearchDocuments } from '../shared/search/documents.ts';
 import { scheduleDetail, schedulesBetween, schedulesByIds } from '../shared/db/repositories/schedules.ts';
 import { DOCUMENT_FORMAT, plainQueryWords } from '../shared/search/embedded.ts';
+import { GramFrequencies } from '../shared/search/gram-frequencies.ts';
 import type { KoreanAnalyzer } from '../shared/korean/analyzer.ts';
 import { MERGE_LIMIT } from '../shared/search/fan-typing.ts';
 import { dictionaryRules, indexDefinition, indexedDocument, INDEX_FORMAT, OpenSearchSearchIndex, searchBody, typoKey, typoKeys, typoSearchBody } from '../shared/search/opensearch.ts';
@@ -201,6 +202,33 @@ test('embedded: a word in most documents is counted on the newest ones and still
       t.is(page.total, 1000);
       t.is(page.hasMore, offset + limit < expected.length, `${query}: hasMore at offset ${offset}`);
     }
+  }
+});
+
+test('embedded: words that go together are counted as the sampled documents hold them, and still paged in exact rank order', async (t) => {
+  const database = await migratedDatabase(t);
+  const index = await createSearchIndex({ db: database.db, opensearchUrl: null, logger });
+  // 6,000 schedules; every third has the member Baek Jiheon (both romanised words, always
+  // together: 33%, not the 11% of independent words), every seventh a title ending in 백 before
+  // a source starting with 지헌 (no document holds 백지헌 in one field of those).
+  const documents = Array.from({ length: 6000 }, (_, i) => document({
+    scheduleId: i + 1,
+    title: i % 7 === 0 ? `공연 ${i} 백` : `공연 ${i}`,
+    sourceNames: i % 7 === 0 ? ['지헌 채널'] : [],
+    memberNames: i % 3 === 0 ? ['백지헌', 'Baek Jiheon'] : [],
+    date: new Date(Date.UTC(2000, 0, 1) + i * 86_400_000).toISOString().slice(0, 10),
+  }));
+  await index.rebuild(documents);
+  const statistics = await new GramFrequencies(database.db, 60_000).get();
+  const together = statistics.sampledShare(['jiheon', 'baek']);
+  t.true(together !== undefined && Math.abs(together - 1 / 3) < 0.1, `sampled share of jiheon baek: ${together}`);
+  t.is(statistics.sampledShare(['백지헌']), statistics.sampledShare(['baekjiheon']), 'a word across two fields (백, 지헌) matches neither');
+  const expected = documents.filter((_, i) => i % 3 === 0).map((entry) => entry.scheduleId).reverse();
+  for (const [offset, limit] of [[0, 20], [990, 20], [1980, 20]] as const) {
+    const page = await index.search('jiheon baek', { offset, limit });
+    t.deepEqual(page.ids, expected.slice(offset, offset + limit), `offset ${offset}`);
+    t.is(page.total, 1000);
+    t.is(page.hasMore, offset + limit < expected.length);
   }
 });
 

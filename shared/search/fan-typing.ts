@@ -42,7 +42,17 @@ export async function searchAsFansType(engine: WordSearchEngine, words: string[]
   if (head.total > MERGE_LIMIT || end > MERGE_LIMIT || words.length > MAX_FAN_TYPING_WORDS) return withTypos(engine, words, page, head);
   // Each list is read up to the page's end: the merged page needs no more of any of them.
   const window = { offset: 0, limit: end };
-  const headIds = head.total <= head.ids.length && page.offset === 0 ? head.ids : (await engine.exact(words, window)).ids;
+  // Words matching nothing together: which of them match anything alone is asked at once, beside
+  // the rewrites and typos (it decides which words are left out when those find nothing too).
+  const presence = head.total === 0 && words.length >= 2 ? engine.present(words) : undefined;
+  presence?.catch(() => undefined);
+  // The rewrites' exact searches (and the head's longer list) are independent: sent together,
+  // a query costs the slowest of them rather than their sum.
+  const rewritten = await rewrites();
+  const [headIds, found] = await Promise.all([
+    head.total <= head.ids.length && page.offset === 0 ? head.ids : engine.exact(words, window).then((more) => more.ids),
+    Promise.all(rewritten.map((rewrite) => engine.exact(rewrite.words, window))),
+  ]);
   const merged = new Set<number>();
   /** Matches a list holds beyond what was read of it (they count in the total). */
   let unread = Math.max(0, head.total - headIds.length);
@@ -51,23 +61,15 @@ export async function searchAsFansType(engine: WordSearchEngine, words: string[]
   };
   // A rewrite matching well (every word outside the description) ranks above the words' own weak
   // matches (only in a description); a rewrite matching weakly ranks below them.
-  const rewritten = await rewrites();
-  const weakRewrites: number[][] = [];
-  for (const rewrite of rewritten) {
-    const found = await engine.exact(rewrite.words, window);
-    unread += Math.max(0, Math.min(found.total, SEARCH_TOTAL_CAP) - found.ids.length);
-    if (found.strong) add(found.ids);
-    else weakRewrites.push(found.ids);
+  for (const list of found) {
+    unread += Math.max(0, Math.min(list.total, SEARCH_TOTAL_CAP) - list.ids.length);
+    if (list.strong) add(list.ids);
   }
   add(headIds);
-  for (const ids of weakRewrites) add(ids);
+  for (const list of found) if (!list.strong) add(list.ids);
   // A rewrite matching well filled the page: the typo matches, which would come after it, are
   // not searched (the total then counts what the exact searches found).
   if (merged.size >= end && rewritten.length > 0 && merged.size > headIds.length) return { ids: [...merged].slice(page.offset, end), total: merged.size + unread };
-  // Nothing found yet in a query of several words: which words match anything alone is asked
-  // beside the typo search (it is needed when the typos find nothing too).
-  const presence = merged.size === 0 && words.length >= 2 ? engine.present(words) : undefined;
-  presence?.catch(() => undefined);
   if (words.some(isTypoCandidate)) add(await engine.typos(words, head.total > 0));
   if (merged.size === 0 && words.length <= MAX_TYPO_REWRITE_WORDS) {
     // A short query's first rewrite that may hold a typo (가요데축재, split by the analyser and read

@@ -16,9 +16,30 @@ export interface GramStatistics {
    * is every document or no histogram was read.
    */
   newestFrom(rows: number): string | undefined;
+  /**
+   * The share of a random sample of the documents (SAMPLE_ROWS, read with the statistics) in which
+   * every word is a substring of some field: words of one query are not independent (a member's
+   * romanised given name and family name are each in a third of the documents, and together in
+   * the same third, not a ninth), and a word too rare for the statistics may still be in
+   * thousands. Undefined without a sample (an empty table, or a failed read).
+   */
+  sampledShare(words: string[]): number | undefined;
 }
 
-const EMPTY: GramStatistics = { frequency: () => 0, rows: 0, newestFrom: () => undefined };
+/** Documents sampled for `sampledShare`: a share is known to about 1/SAMPLE_ROWS (0.1 ms a query to count in it). */
+export const SAMPLE_ROWS = 1_000;
+/** Shares remembered until the statistics are read again (forgotten all at once past this many). */
+const MAX_REMEMBERED_SHARES = 10_000;
+
+const EMPTY: GramStatistics = { frequency: () => 0, rows: 0, newestFrom: () => undefined, sampledShare: () => undefined };
+
+/** `sampledShare` over sampled documents' joined keys. */
+function sampledShare(sample: string[], words: string[]): number | undefined {
+  if (sample.length === 0) return undefined;
+  let matched = 0;
+  for (const document of sample) if (words.every((word) => document.includes(word))) matched++;
+  return matched / sample.length;
+}
 
 /** `newestFrom` over histogram bounds, oldest first: bucket i holds the documents between bounds i and i + 1. */
 function newestFrom(bounds: string[], tableRows: number, rows: number): string | undefined {
@@ -53,9 +74,15 @@ export class GramFrequencies {
 
   private read(): Promise<GramStatistics> {
     this.reading ??= this.db
-      .oneOrNone<{ keys: number[] | null; frequencies: number[] | null; rows: number; dates: string[] | null }>(
+      .oneOrNone<{ keys: number[] | null; frequencies: number[] | null; rows: number; dates: string[] | null; sample: string[] | null }>(
+        // The sample: whole table pages picked at random (TABLESAMPLE SYSTEM reads only those),
+        // about SAMPLE_ROWS documents whatever the table's size (none before the table's first
+        // ANALYZE); a document's keys joined by chr(1), which no key holds, so that no word
+        // matches across two fields.
         `SELECT s.most_common_elems::text::int[] AS keys, s.most_common_elem_freqs AS frequencies, c.reltuples::float8 AS rows,
-                (SELECT array_agg(to_char(d, 'YYYY-MM-DD') ORDER BY d) FROM unnest(h.histogram_bounds::text::date[]) d) AS dates
+                (SELECT array_agg(to_char(d, 'YYYY-MM-DD') ORDER BY d) FROM unnest(h.histogram_bounds::text::date[]) d) AS dates,
+                (SELECT array_agg(concat_ws(chr(1), title_key, source_key, venue_key, members_key, description_key, choseong_key))
+                   FROM search_documents TABLESAMPLE SYSTEM (CASE WHEN c.reltuples > 0 THEN least(100, 100.0 * ${SAMPLE_ROWS} / c.reltuples) ELSE 0 END)) AS sample
            FROM pg_class c
            LEFT JOIN pg_stats s ON s.schemaname = current_schema() AND s.tablename = c.relname AND s.attname = 'gram_keys'
            LEFT JOIN pg_stats h ON h.schemaname = current_schema() AND h.tablename = c.relname AND h.attname = 'date'
@@ -67,8 +94,21 @@ export class GramFrequencies {
         for (const [i, key] of (row?.keys ?? []).entries()) frequencies.set(key, row!.frequencies![i]!);
         const rows = Math.max(0, row?.rows ?? 0);
         const dates = row?.dates ?? [];
+        const sample = row?.sample ?? [];
+        // Shares asked again (every field of a query asks for its words') are counted once.
+        const shares = new Map<string, number | undefined>();
+        const share = (words: string[]) => {
+          const key = words.join(' ');
+          if (!shares.has(key)) {
+            if (shares.size >= MAX_REMEMBERED_SHARES) shares.clear();
+            shares.set(key, sampledShare(sample, words));
+          }
+          return shares.get(key);
+        };
         const statistics: GramStatistics =
-          frequencies.size > 0 ? { frequency: (key) => frequencies.get(key) ?? 0, rows, newestFrom: (wanted) => newestFrom(dates, rows, wanted) } : EMPTY;
+          frequencies.size > 0
+            ? { frequency: (key) => frequencies.get(key) ?? 0, rows, newestFrom: (wanted) => newestFrom(dates, rows, wanted), sampledShare: share }
+            : EMPTY;
         this.current = { statistics, readAt: Date.now() };
         return statistics;
       })
