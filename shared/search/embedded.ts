@@ -540,16 +540,23 @@ export class EmbeddedSearchIndex implements SearchIndex {
    */
   private async present(words: string[]): Promise<boolean[]> {
     const statistics = await this.gramFrequencies.get();
+    // A word of two characters or more (matched in every field) found in the sampled documents is
+    // present without asking: a common word's EXISTS builds its whole GIN bitmap before the first
+    // row (규리, in 17,363 of the benchmark's documents: 12 ms).
+    const sampled = words.map((word) => [...word].length >= 2 && (statistics.sampledShare([word]) ?? 0) > 0);
+    const asked = words.filter((_, i) => !sampled[i]);
+    if (asked.length === 0) return sampled;
     const { values, param } = parameters();
-    const scores = this.exactScores(words, param);
-    const columns = words.map((word, i) => {
+    const scores = this.exactScores(asked, param);
+    const columns = asked.map((word, i) => {
       const exact = `EXISTS (SELECT 1 FROM search_documents WHERE ${EmbeddedSearchIndex.candidates([word], param, statistics)} AND (${scores[i]}) > 0)`;
       if (!isTypoCandidate(word)) return `${exact} AS p${i}`;
       const typo = `EXISTS (SELECT 1 FROM search_documents WHERE ${holds(skeletonBigrams(word).map((gram) => TYPO_TAG + gram), param)} AND ${contains('typo_key', param(typoSkeleton(word)))})`;
       return `(${exact} OR ${typo}) AS p${i}`;
     });
     const [, [row] = []] = await this.db.multi<Record<string, boolean>>(`${BITMAP_ONLY} SELECT ${columns.join(', ')}`, values);
-    return words.map((_, i) => row?.[`p${i}`] === true);
+    let next = 0;
+    return sampled.map((known) => known || row?.[`p${next++}`] === true);
   }
 
   /**
