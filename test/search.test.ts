@@ -12,7 +12,7 @@ import { createLogger } from '../shared/runtime/logger.ts';
 import { createSearchIndex } from '../shared/search/create-search-index.ts';
 import { loadSearchDocuments } from '../shared/search/documents.ts';
 import { scheduleDetail, schedulesBetween, schedulesByIds } from '../shared/db/repositories/schedules.ts';
-import { DOCUMENT_FORMAT, plainQueryWords } from '../shared/search/embedded.ts';
+import { DOCUMENT_FORMAT, plainQueryWords, sampledMatches } from '../shared/search/embedded.ts';
 import { GramFrequencies } from '../shared/search/gram-frequencies.ts';
 import type { KoreanAnalyzer } from '../shared/korean/analyzer.ts';
 import { MERGE_LIMIT } from '../shared/search/fan-typing.ts';
@@ -169,13 +169,13 @@ test('embedded: a character outside the basic plane (an emoji, a surrogate pair)
   t.deepEqual((await index.search('🎧🎤', { offset: 0, limit: 10 })).ids, []);
 });
 
-test('embedded: a word in most documents is counted on the newest ones and still paged in exact rank order', async (t) => {
+test('embedded: a word in most documents is capped as sampled, not counted, and still paged in exact rank order', async (t) => {
   const database = await migratedDatabase(t);
   const index = await createSearchIndex({ db: database.db, opensearchUrl: null, logger });
   // 4,000 schedules, 9 in 10 holding 가을축제 (a tenth in the title, the school, the venue and the
   // members each, half in the description), on 1,500 dates; every title holds 일정. The rebuild
-  // analyses them: the statistics say the word is in 90% of the documents, so its matches are
-  // counted by walking the newest ones rather than through the whole GIN bitmap.
+  // analyses them: the sampled documents say the word is in 90% of them, so its total is the cap
+  // without counting, and each field's level is read newest first.
   const tiers = [8, 4, 3, 2, 1, 1, 1, 1, 1, 0];
   const documents = Array.from({ length: 4000 }, (_, i) => {
     const field = i % 10;
@@ -205,24 +205,30 @@ test('embedded: a word in most documents is counted on the newest ones and still
   }
 });
 
-test('embedded: words that go together are counted as the sampled documents hold them, and still paged in exact rank order', async (t) => {
+test('embedded: words that go together are estimated as the sampled documents hold them, and still paged in exact rank order', async (t) => {
   const database = await migratedDatabase(t);
   const index = await createSearchIndex({ db: database.db, opensearchUrl: null, logger });
   // 6,000 schedules; every third has the member Baek Jiheon (both romanised words, always
   // together: 33%, not the 11% of independent words), every seventh a title ending in 백 before
-  // a source starting with 지헌 (no document holds 백지헌 in one field of those).
+  // a source starting with 지헌 (no document holds 백지헌 in one field of those); every fifth says
+  // 곧 in its description alone (one character: searched for outside descriptions only).
   const documents = Array.from({ length: 6000 }, (_, i) => document({
     scheduleId: i + 1,
     title: i % 7 === 0 ? `공연 ${i} 백` : `공연 ${i}`,
     sourceNames: i % 7 === 0 ? ['지헌 채널'] : [],
+    description: i % 5 === 0 ? '곧 공개' : '',
     memberNames: i % 3 === 0 ? ['백지헌', 'Baek Jiheon'] : [],
     date: new Date(Date.UTC(2000, 0, 1) + i * 86_400_000).toISOString().slice(0, 10),
   }));
   await index.rebuild(documents);
   const statistics = await new GramFrequencies(database.db, 60_000).get();
-  const together = statistics.sampledShare(['jiheon', 'baek']);
+  const share = (...words: string[]) => sampledMatches(words, statistics)?.share;
+  const together = share('jiheon', 'baek');
   t.true(together !== undefined && Math.abs(together - 1 / 3) < 0.1, `sampled share of jiheon baek: ${together}`);
-  t.is(statistics.sampledShare(['백지헌']), statistics.sampledShare(['baekjiheon']), 'a word across two fields (백, 지헌) matches neither');
+  t.deepEqual(new Set(sampledMatches(['jiheon', 'baek'], statistics)!.scores), new Set([4]), 'both words score as members');
+  t.is(share('백지헌'), share('baekjiheon'), 'a word across two fields (백, 지헌) matches neither');
+  t.is(share('곧'), 0, 'one character is not looked for in the description');
+  t.true(share('곧공개')! > 0.1, 'a longer word is');
   const expected = documents.filter((_, i) => i % 3 === 0).map((entry) => entry.scheduleId).reverse();
   for (const [offset, limit] of [[0, 20], [990, 20], [1980, 20]] as const) {
     const page = await index.search('jiheon baek', { offset, limit });
@@ -234,13 +240,12 @@ test('embedded: words that go together are counted as the sampled documents hold
 
 // ---- the OpenSearch engine without a server ---------------------------------------------------
 
-test('embedded: a common word whose matches are all old is counted through the GIN index when the walk of the newest finds too few', async (t) => {
+test('embedded: a common word whose matches are all old is paged from the oldest documents', async (t) => {
   const database = await migratedDatabase(t);
   const index = await createSearchIndex({ db: database.db, opensearchUrl: null, logger });
-  // 20,000 schedules on as many days; the oldest 6,000 hold 봄맞이 in the title. The statistics say
-  // the word is in 30% of the documents, so its matches are counted by walking the newest ones,
-  // up to three times the 3,337 rows that should hold the first 1,001 of them: those 10,010 rows
-  // hold none. The walk gives up and the bitmap counts them.
+  // 20,000 schedules on as many days; the oldest 6,000 hold 봄맞이 in the title. The sampled
+  // documents say the word is in 30% of them: its total is the cap, and its one level (the title)
+  // is walked from the newest documents, 14,000 of which hold none.
   const documents = Array.from({ length: 20_000 }, (_, i) => document({
     scheduleId: i + 1,
     title: i < 6000 ? `봄맞이 행사 ${i}` : `정기 일정 ${i}`,

@@ -7,7 +7,8 @@
 // "프로미스나인콘서트" finds "프로미스나인 콘서트", and "ㅍㄹㅁ" finds "프로미스나인". Ranking:
 // title > source > venue > members > description per matched word, then the most recent date.
 // Totals are exact up to SEARCH_TOTAL_CAP. A query matching more (a member's name matches a third
-// of the schedules) is ranked level by level instead of scoring every match: the documents whose
+// of the schedules; known from a sample of the documents, `sampledMatches`, or else counted to the
+// cap) is ranked level by level instead of scoring every match: the documents whose
 // words all match in a given combination of fields (and in no better field) form one score level,
 // newest first, and the tagged bigrams let PostgreSQL read a rare level from the index or walk a
 // common one along the date index until the page is full.
@@ -152,25 +153,19 @@ const WALK_FACTOR = 0.5;
  * from the GIN index and sorting it (about size rows).
  */
 const walkWins = (size: number, wanted: number, tableRows: number) => size * size > WALK_FACTOR * wanted * tableRows;
-/**
- * Costs of counting a query's matches to the cap, measured on the benchmark machine (50,000
- * documents, a member's name in 35% of them): walking the date index and scoring each row, 2 µs a
- * row; the GIN bitmap, 0.2 µs a match, then 3.8 ms to score the first 1,001 rows and 2.5 ms for the
- * round trip reading the best level that the walk usually makes needless.
- */
-const COUNT_WALK_ROW_MS = 0.002;
-const COUNT_BITMAP_MATCH_MS = 0.0002;
-const COUNT_BITMAP_FIXED_MS = 6.3;
-/** The walk gives up (and the bitmap counts) past this many times the rows its estimate expected. */
+/** A typo walk gives up (and the GIN index reads the rest) past this many times the rows its estimate expected. */
 const COUNT_WALK_SLACK = 3;
 /**
- * Whether the matches of a query estimated to hold `density` of `tableRows` documents are cheaper
- * counted to the cap by walking the newest documents (about cap / density rows) than through the
- * GIN bitmap of all of them.
+ * Sampled matches (`sampledMatches`) say a query surely matches more than the cap when there are
+ * at least SURE_SAMPLED_MATCHES of them (the share then known to within about half of itself, at
+ * three standard deviations) and they estimate SURE_CAP_FACTOR times the cap or more: its matches
+ * need no counting (a member's name in a third of the benchmark's documents walked 2,800 rows to
+ * count 1,001 matches, 9 ms, to be told what the sample says).
  */
-const countWalkWins = (density: number, tableRows: number) =>
-  density * tableRows > COUNT_WALK_SLACK * SEARCH_TOTAL_CAP &&
-  (COUNT_WALK_ROW_MS * (SEARCH_TOTAL_CAP + 1)) / density < COUNT_BITMAP_MATCH_MS * density * tableRows + COUNT_BITMAP_FIXED_MS;
+const SURE_SAMPLED_MATCHES = 30;
+const SURE_CAP_FACTOR = 3;
+const surelyCapped = (sampled: SampledMatches, tableRows: number) =>
+  sampled.scores.length >= SURE_SAMPLED_MATCHES && sampled.share * tableRows >= SURE_CAP_FACTOR * SEARCH_TOTAL_CAP;
 /**
  * A word in fewer documents than the statistics list (3% of them) narrows a query's candidates
  * alone, up to RARE_WORD_ROWS of them (scoring a candidate row costs about 10 µs), when the
@@ -237,7 +232,7 @@ function askedGrams(field: Field, word: string, statistics: GramStatistics): str
   // A word far rarer than its rarest gram is not one of the words that gram comes from: its other
   // grams narrow the candidates too (이버스: 이버 is in 네이버, 버스 in 위버스, each in 5% of the
   // benchmark's documents, and the word in none: 2,715 candidates read for nothing, 8 ms).
-  const share = statistics.sampledShare([word]);
+  const share = sampledShare([word], statistics);
   const common = share !== undefined && share < frequencies[rarest]! / 2 ? RARE_WORD_COMMON_GRAM : COMMON_GRAM;
   return grams.filter((_, i) => i === rarest || frequencies[i]! < common);
 }
@@ -289,6 +284,51 @@ function wordDensity(word: string, statistics: GramStatistics): number {
   const perField = fieldsOf(word).map((field) => Math.min(...taggedGrams(field, word).map((gram) => statistics.frequency(gramKey(gram)))));
   return Math.min(1, perField.reduce((sum, share) => sum + share, 0));
 }
+
+/** What the sampled documents say of a query: the share matching every word, and their scores. */
+export interface SampledMatches {
+  share: number;
+  /** Each matching sampled document's score (the sum of its words' tiers). */
+  scores: number[];
+}
+const sampledMatchesOf = new WeakMap<GramStatistics, Map<string, SampledMatches>>();
+/** Queries remembered per statistics read (forgotten all at once past this many). */
+const MAX_REMEMBERED_QUERIES = 10_000;
+
+/**
+ * The sampled documents (`GramStatistics.sample`) matching every word as the search matches them
+ * (a substring of one of the word's fields), counted once per query while the statistics last;
+ * undefined without a sample.
+ */
+export function sampledMatches(words: string[], statistics: GramStatistics): SampledMatches | undefined {
+  const sample = statistics.sample;
+  if (sample.length === 0) return undefined;
+  let remembered = sampledMatchesOf.get(statistics);
+  if (!remembered) sampledMatchesOf.set(statistics, (remembered = new Map()));
+  const key = words.join(' ');
+  let found = remembered.get(key);
+  if (!found) {
+    const options = words.map(fieldsOf);
+    const scores: number[] = [];
+    for (const document of sample) {
+      let score = 0;
+      for (const [i, word] of words.entries()) {
+        const field = options[i]!.find((option) => document[option].includes(word));
+        if (field === undefined) {
+          score = -1;
+          break;
+        }
+        score += TIER[field];
+      }
+      if (score >= 0) scores.push(score);
+    }
+    found = { share: scores.length / sample.length, scores };
+    if (remembered.size >= MAX_REMEMBERED_QUERIES) remembered.clear();
+    remembered.set(key, found);
+  }
+  return found;
+}
+const sampledShare = (words: string[], statistics: GramStatistics) => sampledMatches(words, statistics)?.share;
 
 /**
  * Every choice of one field per word (`fieldsOf`): up to five per word, so only for queries of at
@@ -540,10 +580,10 @@ export class EmbeddedSearchIndex implements SearchIndex {
    */
   private async present(words: string[]): Promise<boolean[]> {
     const statistics = await this.gramFrequencies.get();
-    // A word of two characters or more (matched in every field) found in the sampled documents is
-    // present without asking: a common word's EXISTS builds its whole GIN bitmap before the first
-    // row (규리, in 17,363 of the benchmark's documents: 12 ms).
-    const sampled = words.map((word) => [...word].length >= 2 && (statistics.sampledShare([word]) ?? 0) > 0);
+    // A word found in the sampled documents (in a field it can match) is present without asking:
+    // a common word's EXISTS builds its whole GIN bitmap before the first row (규리, in 17,363 of
+    // the benchmark's documents: 12 ms).
+    const sampled = words.map((word) => (sampledShare([word], statistics) ?? 0) > 0);
     const asked = words.filter((_, i) => !sampled[i]);
     if (asked.length === 0) return sampled;
     const { values, param } = parameters();
@@ -605,13 +645,13 @@ export class EmbeddedSearchIndex implements SearchIndex {
   private async exactSearch(words: string[], page: { offset: number; limit: number }): Promise<SearchPage & { strong: boolean }> {
     const statistics = await this.gramFrequencies.get();
     const densities = words.map((word) => wordDensity(word, statistics));
-    const sampled = statistics.sampledShare(words);
-    // The words' share together, as sampled (words of one query go together more often than
-    // chance), else as if independent.
-    const density = sampled ?? densities.reduce((product, share) => product * share, 1);
-    if (words.length <= MAX_LEVEL_WORDS && countWalkWins(density, statistics.rows)) {
-      const walked = await this.walkNewest(words, page, density, statistics);
-      if (walked) return { ...walked, total: SEARCH_TOTAL_CAP, strong: true };
+    const sampled = sampledMatches(words, statistics);
+    if (words.length <= MAX_LEVEL_WORDS && sampled && surelyCapped(sampled, statistics.rows)) {
+      // Surely more matches than the cap: the total is the cap without counting them, and the
+      // page is read level by level, each level's size as sampled.
+      const sizes = new Map<number, number>();
+      for (const score of sampled.scores) sizes.set(score, (sizes.get(score) ?? 0) + statistics.rows / statistics.sample.length);
+      return { ...(await this.rankByLevels(words, page, sizes, statistics.rows, statistics)), total: SEARCH_TOTAL_CAP, strong: true };
     }
     // A rare word (a typo, a name few documents hold) narrows the candidates alone: the other
     // words are checked on its rows by their substring checks instead of one GIN containment per choice of
@@ -621,7 +661,7 @@ export class EmbeddedSearchIndex implements SearchIndex {
     // when the attempt is worth its risk). A school's full name (in 1.5% of the benchmark's
     // documents) beside a shorthand's reading paid for both before the sample.
     const rarest = densities.indexOf(Math.min(...densities));
-    const rareInSample = (word: string) => (statistics.sampledShare([word]) ?? 0) * statistics.rows <= RARE_WORD_ROWS;
+    const rareInSample = (word: string) => (sampledShare([word], statistics) ?? 0) * statistics.rows <= RARE_WORD_ROWS;
     const driver = words.length > 1 && statistics.rows > 0 && densities[rarest] === 0 && containmentKeys(words) >= DRIVER_MIN_KEYS && rareInSample(words[rarest]!) ? words[rarest] : undefined;
     // Queries of more words than levels are made for are scored whole at once: past the cap,
     // counting to it first would only be followed by scoring every match.
@@ -630,16 +670,11 @@ export class EmbeddedSearchIndex implements SearchIndex {
     const row = driver !== undefined && first.total <= SEARCH_TOTAL_CAP && first.candidates! > RARE_WORD_ROWS ? await this.scoreMatches(words, page, levelled, statistics) : first;
     if (row.total <= SEARCH_TOTAL_CAP) return { ids: row.ids, total: row.total, strong: row.strong };
     if (!levelled) return { ids: row.ids, total: SEARCH_TOTAL_CAP, hasMore: page.offset + row.ids.length < row.total, strong: true };
-    if (words.length <= MAX_LEVEL_WORDS) {
-      // The matches read cover blocks 0..last_block of the table: each level's size in the whole
-      // table is estimated in proportion.
-      const share = Math.max(1, row.size.blocks) / (row.last_block + 1);
-      const sizes = new Map(Object.entries(row.levels ?? {}).map(([score, n]) => [Number(score), n * share]));
-      return { ...(await this.rankByLevels(words, page, sizes, Math.max(row.size.rows, 1), statistics)), total: SEARCH_TOTAL_CAP, strong: true };
-    }
-    // Three or more words matching over the cap (rare): every match is scored.
-    const all = await this.scoreMatches(words, page, false, statistics);
-    return { ids: all.ids, total: SEARCH_TOTAL_CAP, hasMore: page.offset + all.ids.length < all.total, strong: true };
+    // The matches read cover blocks 0..last_block of the table: each level's size in the whole
+    // table is estimated in proportion.
+    const share = Math.max(1, row.size.blocks) / (row.last_block + 1);
+    const sizes = new Map(Object.entries(row.levels ?? {}).map(([score, n]) => [Number(score), n * share]));
+    return { ...(await this.rankByLevels(words, page, sizes, Math.max(row.size.rows, 1), statistics)), total: SEARCH_TOTAL_CAP, strong: true };
   }
 
   /**
@@ -679,45 +714,6 @@ export class EmbeddedSearchIndex implements SearchIndex {
     type Row = { total: number; candidates: number | null; strong: boolean; ids: number[]; levels: Record<string, number> | null; last_block: number; size: { blocks: number; rows: number } };
     const [, [row] = []] = await this.db.multi<Row>(sql, values);
     return row!;
-  }
-
-  /**
-   * The page of a query estimated to match a large share of the documents (`countWalkWins`): the
-   * newest documents are walked along the date index and scored until SEARCH_TOTAL_CAP + 1 match,
-   * which both says the total is capped and gives each level's newest matches, so `rankByLevels`
-   * only reads a level's older matches when the walked ones do not fill the page. Undefined when
-   * fewer matched than the estimate promised within COUNT_WALK_SLACK times the rows it expected:
-   * the bitmap then counts.
-   */
-  private async walkNewest(words: string[], page: { offset: number; limit: number }, density: number, statistics: GramStatistics) {
-    const tableRows = statistics.rows;
-    const { values, param } = parameters();
-    const { columns, matched, sum } = this.scoring(words, param);
-    const wanted = page.offset + page.limit + 1;
-    const walkLimit = Math.ceil((COUNT_WALK_SLACK * (SEARCH_TOTAL_CAP + 1)) / density);
-    type Row = { total: number; last: { date: string; id: number }; levels: Record<string, [number, number[]]> };
-    const [, [row] = []] = await this.db.multi<Row>(
-      `${BITMAP_ONLY}
-       WITH m AS MATERIALIZED (SELECT * FROM (
-           SELECT schedule_id, date, ${columns}
-             FROM search_documents ORDER BY date DESC, schedule_id DESC LIMIT ${param(walkLimit)}) w
-         WHERE ${matched} LIMIT ${SEARCH_TOTAL_CAP + 1}),
-       last AS (SELECT date, schedule_id FROM m ORDER BY date, schedule_id LIMIT 1)
-       SELECT (SELECT count(*) FROM m)::int AS total,
-              (SELECT json_build_object('date', to_char(date, 'YYYY-MM-DD'), 'id', schedule_id) FROM last) AS last,
-              (SELECT json_object_agg(score, json_build_array(n, ids)) FROM (
-                 SELECT ${sum} AS score, count(*) AS n, (array_agg(schedule_id ORDER BY date DESC, schedule_id DESC))[1:${param(wanted)}] AS ids FROM m GROUP BY 1) l) AS levels`,
-      values,
-    );
-    if (!row || row.total <= SEARCH_TOTAL_CAP) return undefined;
-    const sizes = new Map<number, number>();
-    const newest = new Map<number, number[]>();
-    // Each level's size: its share of the walked matches, of the matches the statistics expect.
-    for (const [score, [n, ids]] of Object.entries(row.levels)) {
-      sizes.set(Number(score), (n / row.total) * density * tableRows);
-      newest.set(Number(score), ids);
-    }
-    return this.rankByLevels(words, page, sizes, tableRows, statistics, { newest, last: row.last });
   }
 
   /**
@@ -770,7 +766,6 @@ export class EmbeddedSearchIndex implements SearchIndex {
     estimatedSizes: Map<number, number>,
     tableRows: number,
     statistics: GramStatistics,
-    walked?: { newest: Map<number, number[]>; last: { date: string; id: number } },
   ): Promise<{ ids: number[]; hasMore: boolean }> {
     const options = words.map(fieldsOf);
     const levels = new Map<number, Field[][]>();
@@ -780,13 +775,11 @@ export class EmbeddedSearchIndex implements SearchIndex {
     }
     const wanted = page.offset + page.limit + 1;
     const order = [...levels.keys()].sort((a, b) => b - a);
-    const newest = (score: number) => walked?.newest.get(score) ?? [];
-    /** A level's estimated matches beyond the walked documents. */
-    const unread = (score: number) => Math.max(0, (estimatedSizes.get(score) ?? 0) - newest(score).length);
+    /** A level's estimated matches. */
+    const size = (score: number) => estimatedSizes.get(score) ?? 0;
     const { values, param } = parameters();
     const texts = words.map((word) => param(word));
-    const older = walked ? ` AND (date, schedule_id) < (${param(walked.last.date)}::date, ${param(walked.last.id)}::int)` : '';
-    /** The condition of a level's documents beyond the walked ones; its grams too unless it is walked. */
+    /** The condition of a level's documents; its grams too unless it is walked. */
     const levelWhere = (score: number, walk: boolean) => {
       const arms = levels.get(score)!.map((combination) => {
         const conditions = combination.flatMap((field, w) => [
@@ -796,7 +789,7 @@ export class EmbeddedSearchIndex implements SearchIndex {
         if (walk) return `(${conditions.join(' AND ')})`;
         return `(${[...conditions, holds(combination.flatMap((field, w) => askedGrams(field, words[w]!, statistics)), param)].join(' AND ')})`;
       });
-      return `(${arms.join(' OR ')})${older}`;
+      return `(${arms.join(' OR ')})`;
     };
     const read = new Map<number, number[]>();
     /** Levels read within a window of the newest documents: its first date and how many were asked. */
@@ -804,29 +797,26 @@ export class EmbeddedSearchIndex implements SearchIndex {
     const found: number[] = [];
     for (const [i, score] of order.entries()) {
       if (found.length >= wanted) break;
-      found.push(...newest(score).slice(0, wanted - found.length));
-      if (found.length >= wanted) break;
       if (!read.has(score)) {
         // This level's further matches, and in the same round trip those of the following levels
         // while the ones before are estimated too few to fill the page (they would be read next
         // anyway). A level large enough to be walked is read alone.
         const need = wanted - found.length;
-        const walk = walkWins(unread(score), wanted, tableRows);
+        const walk = walkWins(size(score), wanted, tableRows);
         const batch = [score];
-        let expected = unread(score);
+        let expected = size(score);
         for (const next of walk ? [] : order.slice(i + 1)) {
-          expected += newest(next).length;
-          if (expected >= need || walkWins(unread(next), wanted, tableRows)) break;
+          if (expected >= need || walkWins(size(next), wanted, tableRows)) break;
           batch.push(next);
-          expected += unread(next);
+          expected += size(next);
         }
         const limit = param(need);
         // A level read from the GIN index and estimated to hold LEVEL_WINDOW_SLACK times the
         // rows it needs or more is read among the newest documents expected to hold that many.
         const window = (level: number) => {
-          if (walk || unread(level) < LEVEL_WINDOW_SLACK * need) return '';
-          const windowRows = (LEVEL_WINDOW_SLACK * need * tableRows) / unread(level);
-          const from = windowWins(levels.get(level)!.length, windowRows, unread(level), tableRows) ? statistics.newestFrom(windowRows) : undefined;
+          if (walk || size(level) < LEVEL_WINDOW_SLACK * need) return '';
+          const windowRows = (LEVEL_WINDOW_SLACK * need * tableRows) / size(level);
+          const from = windowWins(levels.get(level)!.length, windowRows, size(level), tableRows) ? statistics.newestFrom(windowRows) : undefined;
           if (from === undefined) return '';
           windows.set(level, { from, asked: need });
           return ` AND date >= ${param(from)}::date`;

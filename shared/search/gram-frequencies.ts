@@ -17,29 +17,28 @@ export interface GramStatistics {
    */
   newestFrom(rows: number): string | undefined;
   /**
-   * The share of a random sample of the documents (SAMPLE_ROWS, read with the statistics) in which
-   * every word is a substring of some field: words of one query are not independent (a member's
-   * romanised given name and family name are each in a third of the documents, and together in
-   * the same third, not a ninth), and a word too rare for the statistics may still be in
-   * thousands. Undefined without a sample (an empty table, or a failed read).
+   * Documents read at random with the statistics (about SAMPLE_ROWS), their keys by field: what
+   * the search estimates a query's matches from when the gram frequencies cannot say (words of
+   * one query are not independent; a word too rare to be listed may still be in thousands).
+   * Empty when the table was never analysed or the read failed.
    */
-  sampledShare(words: string[]): number | undefined;
+  readonly sample: readonly SampledDocument[];
 }
 
-/** Documents sampled for `sampledShare`: a share is known to about 1/SAMPLE_ROWS (0.1 ms a query to count in it). */
+/** A sampled document's keys, as the index stores them. */
+export interface SampledDocument {
+  title: string;
+  source: string;
+  venue: string;
+  members: string;
+  description: string;
+  choseong: string;
+}
+
+/** Documents sampled: a share is known to about 1/SAMPLE_ROWS (0.1 ms a query to count). */
 export const SAMPLE_ROWS = 1_000;
-/** Shares remembered until the statistics are read again (forgotten all at once past this many). */
-const MAX_REMEMBERED_SHARES = 10_000;
 
-const EMPTY: GramStatistics = { frequency: () => 0, rows: 0, newestFrom: () => undefined, sampledShare: () => undefined };
-
-/** `sampledShare` over sampled documents' joined keys. */
-function sampledShare(sample: string[], words: string[]): number | undefined {
-  if (sample.length === 0) return undefined;
-  let matched = 0;
-  for (const document of sample) if (words.every((word) => document.includes(word))) matched++;
-  return matched / sample.length;
-}
+const EMPTY: GramStatistics = { frequency: () => 0, rows: 0, newestFrom: () => undefined, sample: [] };
 
 /** `newestFrom` over histogram bounds, oldest first: bucket i holds the documents between bounds i and i + 1. */
 function newestFrom(bounds: string[], tableRows: number, rows: number): string | undefined {
@@ -77,8 +76,7 @@ export class GramFrequencies {
       .oneOrNone<{ keys: number[] | null; frequencies: number[] | null; rows: number; dates: string[] | null; sample: string[] | null }>(
         // The sample: whole table pages picked at random (TABLESAMPLE SYSTEM reads only those),
         // about SAMPLE_ROWS documents whatever the table's size (none before the table's first
-        // ANALYZE); a document's keys joined by chr(1), which no key holds, so that no word
-        // matches across two fields.
+        // ANALYZE); a document's keys joined by chr(1), which no key holds.
         `SELECT s.most_common_elems::text::int[] AS keys, s.most_common_elem_freqs AS frequencies, c.reltuples::float8 AS rows,
                 (SELECT array_agg(to_char(d, 'YYYY-MM-DD') ORDER BY d) FROM unnest(h.histogram_bounds::text::date[]) d) AS dates,
                 (SELECT array_agg(concat_ws(chr(1), title_key, source_key, venue_key, members_key, description_key, choseong_key))
@@ -94,20 +92,13 @@ export class GramFrequencies {
         for (const [i, key] of (row?.keys ?? []).entries()) frequencies.set(key, row!.frequencies![i]!);
         const rows = Math.max(0, row?.rows ?? 0);
         const dates = row?.dates ?? [];
-        const sample = row?.sample ?? [];
-        // Shares asked again (every field of a query asks for its words') are counted once.
-        const shares = new Map<string, number | undefined>();
-        const share = (words: string[]) => {
-          const key = words.join(' ');
-          if (!shares.has(key)) {
-            if (shares.size >= MAX_REMEMBERED_SHARES) shares.clear();
-            shares.set(key, sampledShare(sample, words));
-          }
-          return shares.get(key);
-        };
+        const sample = (row?.sample ?? []).map((keys): SampledDocument => {
+          const [title = '', source = '', venue = '', members = '', description = '', choseong = ''] = keys.split('\u0001');
+          return { title, source, venue, members, description, choseong };
+        });
         const statistics: GramStatistics =
           frequencies.size > 0
-            ? { frequency: (key) => frequencies.get(key) ?? 0, rows, newestFrom: (wanted) => newestFrom(dates, rows, wanted), sampledShare: share }
+            ? { frequency: (key) => frequencies.get(key) ?? 0, rows, newestFrom: (wanted) => newestFrom(dates, rows, wanted), sample }
             : EMPTY;
         this.current = { statistics, readAt: Date.now() };
         return statistics;
