@@ -723,12 +723,13 @@ export class EmbeddedSearchIndex implements SearchIndex {
    */
   private newestFirst<T>(columns: string, where: string, limit: number, values: unknown[], from?: string): Promise<T[]> {
     const read = async (window: string, count: number) => {
-      // Sorted by id and date alone; the columns are read for the rows kept (a typo read sorted
-      // 2,492 candidates' keys to keep 300 of them, a third of its time).
+      // Sorted by date and id alone; the columns are read for the rows kept (a typo read sorted
+      // 2,492 candidates' keys to keep 300 of them, a third of its time), found again by their
+      // ctid (a TID scan; by id, 300 descents of the primary key took 1.1 ms, by ctid 0.8).
       const [, rows = []] = await this.db.multi<T>(
         `${readSettings(false)}
-         SELECT ${columns} FROM search_documents WHERE schedule_id = ANY(ARRAY(
-           SELECT schedule_id FROM search_documents WHERE ${where}${window} ORDER BY date DESC, schedule_id DESC LIMIT ${count}))
+         SELECT ${columns} FROM search_documents WHERE ctid = ANY(ARRAY(
+           SELECT ctid FROM search_documents WHERE ${where}${window} ORDER BY date DESC, schedule_id DESC LIMIT ${count}))
          ORDER BY date DESC, schedule_id DESC`,
         values,
       );
