@@ -165,7 +165,7 @@ const COUNT_WALK_SLACK = 3;
 const SURE_SAMPLED_MATCHES = 30;
 const SURE_CAP_FACTOR = 3;
 const surelyCapped = (sampled: SampledMatches, tableRows: number) =>
-  sampled.scores.length >= SURE_SAMPLED_MATCHES && sampled.share * tableRows >= SURE_CAP_FACTOR * SEARCH_TOTAL_CAP;
+  sampled.count >= SURE_SAMPLED_MATCHES && sampled.share * tableRows >= SURE_CAP_FACTOR * SEARCH_TOTAL_CAP;
 /**
  * A word in fewer documents than the statistics list (3% of them) narrows a query's candidates
  * alone, up to RARE_WORD_ROWS of them (scoring a candidate row costs about 10 µs), when the
@@ -285,11 +285,12 @@ function wordDensity(word: string, statistics: GramStatistics): number {
   return Math.min(1, perField.reduce((sum, share) => sum + share, 0));
 }
 
-/** What the sampled documents say of a query: the share matching every word, and their scores. */
+/** What the sampled documents say of a query: how many match every word, their share, and their scores. */
 export interface SampledMatches {
+  count: number;
   share: number;
-  /** Each matching sampled document's score (the sum of its words' tiers). */
-  scores: number[];
+  /** Matching sampled documents by score (the sum of their words' tiers). */
+  levels: Map<number, number>;
 }
 const sampledMatchesOf = new WeakMap<GramStatistics, Map<string, SampledMatches>>();
 /** Queries remembered per statistics read (forgotten all at once past this many). */
@@ -309,8 +310,11 @@ export function sampledMatches(words: string[], statistics: GramStatistics): Sam
   let found = remembered.get(key);
   if (!found) {
     const options = words.map(fieldsOf);
-    const scores: number[] = [];
+    const levels = new Map<number, number>();
+    let count = 0;
     for (const document of sample) {
+      // Most documents lack a word: one search of all their keys says so.
+      if (!words.every((word) => document.keys.includes(word))) continue;
       let score = 0;
       for (const [i, word] of words.entries()) {
         const field = options[i]!.find((option) => document[option].includes(word));
@@ -320,9 +324,11 @@ export function sampledMatches(words: string[], statistics: GramStatistics): Sam
         }
         score += TIER[field];
       }
-      if (score >= 0) scores.push(score);
+      if (score < 0) continue;
+      count++;
+      levels.set(score, (levels.get(score) ?? 0) + 1);
     }
-    found = { share: scores.length / sample.length, scores };
+    found = { count, share: count / sample.length, levels };
     if (remembered.size >= MAX_REMEMBERED_QUERIES) remembered.clear();
     remembered.set(key, found);
   }
@@ -645,12 +651,11 @@ export class EmbeddedSearchIndex implements SearchIndex {
   private async exactSearch(words: string[], page: { offset: number; limit: number }): Promise<SearchPage & { strong: boolean }> {
     const statistics = await this.gramFrequencies.get();
     const densities = words.map((word) => wordDensity(word, statistics));
-    const sampled = sampledMatches(words, statistics);
-    if (words.length <= MAX_LEVEL_WORDS && sampled && surelyCapped(sampled, statistics.rows)) {
+    const sampled = words.length <= MAX_LEVEL_WORDS ? sampledMatches(words, statistics) : undefined;
+    if (sampled && surelyCapped(sampled, statistics.rows)) {
       // Surely more matches than the cap: the total is the cap without counting them, and the
       // page is read level by level, each level's size as sampled.
-      const sizes = new Map<number, number>();
-      for (const score of sampled.scores) sizes.set(score, (sizes.get(score) ?? 0) + statistics.rows / statistics.sample.length);
+      const sizes = new Map([...sampled.levels].map(([score, n]) => [score, (n * statistics.rows) / statistics.sample.length]));
       return { ...(await this.rankByLevels(words, page, sizes, statistics.rows, statistics)), total: SEARCH_TOTAL_CAP, strong: true };
     }
     // A rare word (a typo, a name few documents hold) narrows the candidates alone: the other

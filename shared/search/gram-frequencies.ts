@@ -25,8 +25,9 @@ export interface GramStatistics {
   readonly sample: readonly SampledDocument[];
 }
 
-/** A sampled document's keys, as the index stores them. */
+/** A sampled document's keys, as the index stores them, and all of them joined by chr(1) (`keys`). */
 export interface SampledDocument {
+  keys: string;
   title: string;
   source: string;
   venue: string;
@@ -94,7 +95,7 @@ export class GramFrequencies {
         const dates = row?.dates ?? [];
         const sample = (row?.sample ?? []).map((keys): SampledDocument => {
           const [title = '', source = '', venue = '', members = '', description = '', choseong = ''] = keys.split('\u0001');
-          return { title, source, venue, members, description, choseong };
+          return { keys, title, source, venue, members, description, choseong };
         });
         const statistics: GramStatistics =
           frequencies.size > 0
