@@ -70,15 +70,19 @@ export async function searchAsFansType(engine: WordSearchEngine, words: string[]
   // A rewrite matching well filled the page: the typo matches, which would come after it, are
   // not searched (the total then counts what the exact searches found).
   if (merged.size >= end && rewritten.length > 0 && merged.size > headIds.length) return { ids: [...merged].slice(page.offset, end), total: merged.size + unread };
-  if (words.some(isTypoCandidate)) add(await engine.typos(words, head.total > 0));
+  // A word that no document holds, exactly or within a typo (the presence check looks at both),
+  // leaves the typo search nothing to find.
+  const present = presence ? await presence.catch(() => undefined) : undefined;
+  if (words.some(isTypoCandidate) && !present?.includes(false)) add(await engine.typos(words, head.total > 0));
   if (merged.size === 0 && words.length <= MAX_TYPO_REWRITE_WORDS) {
     // A short query's first rewrite that may hold a typo (가요데축재, split by the analyser and read
-    // whole again; Latin keys of a mistyped word), within one more search.
-    const typoRewrite = rewritten.find((rewrite) => rewrite.words.some(isTypoCandidate));
+    // whole again; Latin keys of a mistyped word), within one more search; not a half-typed
+    // reading (a typo in it would be a second slip).
+    const typoRewrite = rewritten.find((rewrite) => rewrite.kind !== 'prefix' && rewrite.words.some(isTypoCandidate));
     if (typoRewrite) add(await engine.typos(typoRewrite.words, false));
   }
   if (merged.size > 0 || words.length < 2) return { ids: [...merged].slice(page.offset, end), total: merged.size + unread };
-  return leaveWordsOut(engine, words, page, await (presence ?? engine.present(words)));
+  return leaveWordsOut(engine, words, page, present ?? (await engine.present(words)));
 }
 
 /** A weak query's exact page followed by its typo matches, paged after them. */
