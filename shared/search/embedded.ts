@@ -335,6 +335,11 @@ export function sampledMatches(words: string[], statistics: GramStatistics): Sam
   return found;
 }
 const sampledShare = (words: string[], statistics: GramStatistics) => sampledMatches(words, statistics)?.share;
+/** Whether a sampled document holds the word's typo skeleton (so some document matches it within a typo, or exactly). */
+function sampleHoldsSkeleton(word: string, statistics: GramStatistics): boolean {
+  const skeleton = typoSkeleton(word);
+  return statistics.sample.some((document) => document.typo.includes(skeleton));
+}
 
 /**
  * Every choice of one field per word (`fieldsOf`): up to five per word, so only for queries of at
@@ -586,10 +591,10 @@ export class EmbeddedSearchIndex implements SearchIndex {
    */
   private async present(words: string[]): Promise<boolean[]> {
     const statistics = await this.gramFrequencies.get();
-    // A word found in the sampled documents (in a field it can match) is present without asking:
-    // a common word's EXISTS builds its whole GIN bitmap before the first row (규리, in 17,363 of
-    // the benchmark's documents: 12 ms).
-    const sampled = words.map((word) => (sampledShare([word], statistics) ?? 0) > 0);
+    // A word found in the sampled documents (in a field it can match, or its typo skeleton) is
+    // present without asking: a common word's EXISTS builds its whole GIN bitmap before the first
+    // row (규리, in 17,363 of the benchmark's documents: 12 ms; 축한공연's skeleton, 12 ms).
+    const sampled = words.map((word) => (sampledShare([word], statistics) ?? 0) > 0 || (isTypoCandidate(word) && sampleHoldsSkeleton(word, statistics)));
     const asked = words.filter((_, i) => !sampled[i]);
     if (asked.length === 0) return sampled;
     const { values, param } = parameters();
@@ -683,7 +688,7 @@ export class EmbeddedSearchIndex implements SearchIndex {
   }
 
   /**
-   * Every word's score on the candidates (`candidates`, or those of the `driver` word alone, at
+   * Every word's score on the candidates (`candidates`, or the `driver` word's matches alone, at
    * most RARE_WORD_ROWS + 1 of them, counted in `candidates` when fewer than the cap match), and
    * the matches: their number (up to SEARCH_TOTAL_CAP + 1 when `cap`), whether one is strong, the
    * page, and with `cap` the sizes of the score levels among them.
@@ -701,8 +706,11 @@ export class EmbeddedSearchIndex implements SearchIndex {
     // each score level: estimates of the levels' sizes for `rankByLevels`. One grouping pass (l)
     // gives the total, the strong flag, the levels and the last block, converted from a ctid once
     // rather than on every row: over the benchmark's 2,500 queries 5% less time a query.
+    // The driver's candidates are its matches: those its grams alone would give can be many more
+    // (ㅍㅁㅅ's pairs ㅍㅁ and ㅁㅅ are in thousands of documents' initials, the three in a row in few).
+    const driverMatches = driver === undefined ? '' : ` AND (${scores[words.indexOf(driver)]}) > 0`;
     const scored = `SELECT schedule_id, date, ctid, ${columns}
-        FROM search_documents WHERE ${candidates}`;
+        FROM search_documents WHERE ${candidates}${driverMatches}`;
     const limit = cap ? ` LIMIT ${SEARCH_TOTAL_CAP + 1}` : '';
     const strong = scores.map((_, i) => `s${i} >= ${STRONG_SCORE}`).join(' AND ');
     const sql = `${BITMAP_ONLY}

@@ -28,6 +28,8 @@ export interface GramStatistics {
 /** A sampled document's keys, as the index stores them, and all of them joined by chr(1) (`keys`). */
 export interface SampledDocument {
   keys: string;
+  /** The typo skeletons of title, sources, venues and members (`typo_key`). */
+  typo: string;
   title: string;
   source: string;
   venue: string;
@@ -74,13 +76,13 @@ export class GramFrequencies {
 
   private read(): Promise<GramStatistics> {
     this.reading ??= this.db
-      .oneOrNone<{ keys: number[] | null; frequencies: number[] | null; rows: number; dates: string[] | null; sample: string[] | null }>(
+      .oneOrNone<{ keys: number[] | null; frequencies: number[] | null; rows: number; dates: string[] | null; sample: [string, string][] | null }>(
         // The sample: whole table pages picked at random (TABLESAMPLE SYSTEM reads only those),
         // about SAMPLE_ROWS documents whatever the table's size (none before the table's first
         // ANALYZE); a document's keys joined by chr(1), which no key holds.
         `SELECT s.most_common_elems::text::int[] AS keys, s.most_common_elem_freqs AS frequencies, c.reltuples::float8 AS rows,
                 (SELECT array_agg(to_char(d, 'YYYY-MM-DD') ORDER BY d) FROM unnest(h.histogram_bounds::text::date[]) d) AS dates,
-                (SELECT array_agg(concat_ws(chr(1), title_key, source_key, venue_key, members_key, description_key, choseong_key))
+                (SELECT array_agg(ARRAY[concat_ws(chr(1), title_key, source_key, venue_key, members_key, description_key, choseong_key), typo_key])
                    FROM search_documents TABLESAMPLE SYSTEM (CASE WHEN c.reltuples > 0 THEN least(100, 100.0 * ${SAMPLE_ROWS} / c.reltuples) ELSE 0 END)) AS sample
            FROM pg_class c
            LEFT JOIN pg_stats s ON s.schemaname = current_schema() AND s.tablename = c.relname AND s.attname = 'gram_keys'
@@ -93,9 +95,9 @@ export class GramFrequencies {
         for (const [i, key] of (row?.keys ?? []).entries()) frequencies.set(key, row!.frequencies![i]!);
         const rows = Math.max(0, row?.rows ?? 0);
         const dates = row?.dates ?? [];
-        const sample = (row?.sample ?? []).map((keys): SampledDocument => {
+        const sample = (row?.sample ?? []).map(([keys, typo]): SampledDocument => {
           const [title = '', source = '', venue = '', members = '', description = '', choseong = ''] = keys.split('\u0001');
-          return { keys, title, source, venue, members, description, choseong };
+          return { keys, typo, title, source, venue, members, description, choseong };
         });
         const statistics: GramStatistics =
           frequencies.size > 0
