@@ -143,16 +143,24 @@ export async function addPhotos(s: Services, albumId: number, payload: Static<ty
   );
 }
 
-/** Deletes a photo with its image record and files; false when the album has no such photo. */
-export async function removePhoto(s: Services, albumId: number, photoId: number): Promise<boolean> {
-  const keys = await s.db.tx('album-photo-delete', async (tx) => {
-    const deleted = await deletePhoto(tx, albumId, photoId);
-    if (deleted) await log(tx, { action: 'delete', targetType: 'album_photo', targetId: photoId, summary: '앨범 사진 삭제' });
+/**
+ * Deletes one album entry (`remove` returns its files' keys, or null when there was none) with its
+ * audit line in one transaction, then its files once committed; false when there was none.
+ */
+async function removeWithFiles(s: Services, name: string, remove: (tx: Tx) => Promise<string[] | null>, audit: Omit<ActivityEntry, 'actor' | 'category' | 'action'>): Promise<boolean> {
+  const keys = await s.db.tx(name, async (tx) => {
+    const deleted = await remove(tx);
+    if (deleted) await log(tx, { action: 'delete', ...audit });
     return deleted;
   });
   if (!keys) return false;
   await deleteFilesAfterCommit(s.storage, s.logger, keys);
   return true;
+}
+
+/** Deletes a photo with its image record and files; false when the album has no such photo. */
+export function removePhoto(s: Services, albumId: number, photoId: number): Promise<boolean> {
+  return removeWithFiles(s, 'album-photo-delete', (tx) => deletePhoto(tx, albumId, photoId), { targetType: 'album_photo', targetId: photoId, summary: '앨범 사진 삭제' });
 }
 
 // ---- teasers -----------------------------------------------------------------------------------
@@ -183,13 +191,6 @@ export async function addTeaser(s: Services, albumId: number, payload: Static<ty
 }
 
 /** Deletes a teaser with its files; false when the album has no such teaser. */
-export async function removeTeaser(s: Services, albumId: number, teaserId: number): Promise<boolean> {
-  const keys = await s.db.tx('album-teaser-delete', async (tx) => {
-    const deleted = await deleteTeaser(tx, albumId, teaserId);
-    if (deleted) await log(tx, { action: 'delete', targetType: 'album_teaser', targetId: teaserId, summary: '앨범 티저 삭제' });
-    return deleted;
-  });
-  if (!keys) return false;
-  await deleteFilesAfterCommit(s.storage, s.logger, keys);
-  return true;
+export function removeTeaser(s: Services, albumId: number, teaserId: number): Promise<boolean> {
+  return removeWithFiles(s, 'album-teaser-delete', (tx) => deleteTeaser(tx, albumId, teaserId), { targetType: 'album_teaser', targetId: teaserId, summary: '앨범 티저 삭제' });
 }
