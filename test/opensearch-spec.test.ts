@@ -335,6 +335,7 @@ if (!spec) {
       ['a word matching nothing (presence aggregations)', '콘서트 오사카', { offset: 0, limit: 20 }],
       ['a long word two keystrokes off, run together', '프로미스나인콘설트', { offset: 0, limit: 20 }],
       ['a half-typed last syllable', '쇼케이ㅅ', { offset: 0, limit: 20 }],
+      ['a word naming a month (a script filter on the date)', '5월 콘서트', { offset: 0, limit: 20 }],
     ] as const) {
       await step(`search: ${form}`, () => index.search(query, page));
     }

@@ -261,6 +261,22 @@ export function registerSearchContract(name: string, setup: () => Promise<Search
     t.deepEqual(await index.search('봄 대동조', PAGE), { ids: [festival.scheduleId], total: 1, ignoredWords: ['대동조'] });
   });
 
+  test.serial(`${name}: a word naming a month no text holds reads as the schedules' month (5월 대동제 → the 대동제 of May)`, async (t) => {
+    const index = await emptyIndex();
+    const may = schedule({ title: '건국대학교 봄 대동제', date: '2025-05-08' });
+    const lastMay = schedule({ title: '고려대학교 대동제', date: '2024-05-21' });
+    const september = schedule({ title: '한양대학교 가을 대동제', date: '2025-09-18' });
+    await index.upsert([may, lastMay, september]);
+    t.deepEqual(await index.search('5월 대동제', PAGE), { ids: [may.scheduleId, lastMay.scheduleId], total: 2 }, 'May of any year, nothing left out');
+    t.deepEqual(await index.search('대동제 9월', PAGE), { ids: [september.scheduleId], total: 1 });
+    // No 대동제 in March: the month is left out, and said so.
+    t.deepEqual(await index.search('3월 대동제', PAGE), { ids: [september.scheduleId, may.scheduleId, lastMay.scheduleId], total: 3, ignoredWords: ['3월'] });
+    // Text that holds the word wins: a title saying 5월 is an exact match, whatever its date.
+    const titled = schedule({ title: '5월 대동제 안내', date: '2025-02-01' });
+    await index.upsert([titled]);
+    t.deepEqual(await ids(index, '5월 대동제'), [titled.scheduleId]);
+  });
+
   test.serial(`${name}: typo matches come after every exact match, title before venue, and only when the exact match is weak`, async (t) => {
     const index = await emptyIndex();
     // The newest dates go to the typo matches: the exact match still comes first.

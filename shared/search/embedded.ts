@@ -581,6 +581,7 @@ export class EmbeddedSearchIndex implements SearchIndex {
       exact: (subset, window) => this.exactSearch(subset, window),
       typos: (subset, someExact) => this.typoMatches(subset, someExact),
       present: (subset) => this.present(subset),
+      inMonth: (subset, month, window) => this.monthSearch(subset, month, window),
     };
     return searchAsFansType(engine, words, page, () => rewritesOf(query, words, this.analyze, this.synonyms));
   }
@@ -688,12 +689,23 @@ export class EmbeddedSearchIndex implements SearchIndex {
   }
 
   /**
+   * Exact matches among the documents dated in `month` (of any year), every one scored: a month
+   * holds a twelfth of a word's matches, and the levels' estimates do not know the month.
+   */
+  private async monthSearch(words: string[], month: number, page: { offset: number; limit: number }): Promise<SearchPage> {
+    const statistics = await this.gramFrequencies.get();
+    const row = await this.scoreMatches(words, page, false, statistics, undefined, month);
+    if (row.total <= SEARCH_TOTAL_CAP) return { ids: row.ids, total: row.total };
+    return { ids: row.ids, total: SEARCH_TOTAL_CAP, hasMore: page.offset + row.ids.length < row.total };
+  }
+
+  /**
    * Every word's score on the candidates (`candidates`, or the `driver` word's matches alone, at
    * most RARE_WORD_ROWS + 1 of them, counted in `candidates` when fewer than the cap match), and
    * the matches: their number (up to SEARCH_TOTAL_CAP + 1 when `cap`), whether one is strong, the
    * page, and with `cap` the sizes of the score levels among them.
    */
-  private async scoreMatches(words: string[], page: { offset: number; limit: number }, cap: boolean, statistics: GramStatistics, driver?: string) {
+  private async scoreMatches(words: string[], page: { offset: number; limit: number }, cap: boolean, statistics: GramStatistics, driver?: string, month?: number) {
     const { values, param } = parameters();
     // One score per word: the best field it is a substring of (0 when none), each check evaluated
     // at most once per candidate.
@@ -709,8 +721,9 @@ export class EmbeddedSearchIndex implements SearchIndex {
     // The driver's candidates are its matches: those its grams alone would give can be many more
     // (ㅍㅁㅅ's pairs ㅍㅁ and ㅁㅅ are in thousands of documents' initials, the three in a row in few).
     const driverMatches = driver === undefined ? '' : ` AND (${scores[words.indexOf(driver)]}) > 0`;
+    const inMonth = month === undefined ? '' : ` AND extract(month FROM date) = ${param(month)}`;
     const scored = `SELECT schedule_id, date, ctid, ${columns}
-        FROM search_documents WHERE ${candidates}${driverMatches}`;
+        FROM search_documents WHERE ${candidates}${driverMatches}${inMonth}`;
     const limit = cap ? ` LIMIT ${SEARCH_TOTAL_CAP + 1}` : '';
     const strong = scores.map((_, i) => `s${i} >= ${STRONG_SCORE}`).join(' AND ');
     const sql = `${BITMAP_ONLY}

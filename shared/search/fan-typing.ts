@@ -3,7 +3,8 @@
 // shared/korean/query-rewrites.ts (a keyboard-layout slip, fan shorthand, particles, a half-typed
 // last syllable, letters and digits run together) follow the exact matches, then the typo matches;
 // and when no document matches every word, words are left out (those matching nothing, then one
-// at most MAX_DROP_ATTEMPTS more searches) and named in `ignoredWords`. Every step is one
+// at most MAX_DROP_ATTEMPTS more searches) and named in `ignoredWords`; a word naming a month
+// (5월) is first read as the schedules' month instead. Every step is one
 // engine search of at most eight words: a query costs at most a fixed number of them.
 import { isTypoCandidate } from '../korean/typo.ts';
 import type { QueryRewrite } from '../korean/query-rewrites.ts';
@@ -28,6 +29,15 @@ export interface WordSearchEngine {
   typos(words: string[], someExact: boolean): Promise<number[]>;
   /** Per word: whether some document matches it alone (exactly, or its typo skeleton). */
   present(words: string[]): Promise<boolean[]>;
+  /** Documents dated in `month` (1-12, of any year) matching every word exactly, best first. */
+  inMonth(words: string[], month: number, page: Page): Promise<SearchPage>;
+}
+
+const MONTH_WORD = /^(1[0-2]|[1-9])월$/;
+/** The month a word names (`5월` → 5), or undefined. */
+export function monthOf(word: string): number | undefined {
+  const match = MONTH_WORD.exec(word);
+  return match ? Number(match[1]) : undefined;
 }
 
 /** The search of `words`; `rewrites` are asked for only when the words match nothing well. */
@@ -114,6 +124,13 @@ async function subsetPage(engine: WordSearchEngine, words: string[], page: Page,
  * the first word, or else the second, then the first two together, then the first three.
  */
 async function leaveWordsOut(engine: WordSearchEngine, words: string[], page: Page, present: boolean[]): Promise<SearchPage> {
+  // A word naming a month that no text holds with the others (5월 대동제): the other words among
+  // the schedules of that month, nothing left out.
+  const monthAt = words.findIndex((word) => monthOf(word) !== undefined);
+  if (monthAt >= 0) {
+    const found = await engine.inMonth(words.filter((_, i) => i !== monthAt), monthOf(words[monthAt]!)!, page);
+    if (found.total > 0) return found;
+  }
   const kept = words.filter((_, i) => present[i]);
   const ignored = words.filter((_, i) => !present[i]);
   if (kept.length === 0) return { ids: [], total: 0 };

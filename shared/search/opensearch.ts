@@ -255,6 +255,20 @@ export function presenceBody(words: string[]): API.Search_RequestBody {
   };
 }
 
+/** The search request body of `words` among the documents dated in `month` (of any year). */
+export function monthSearchBody(words: string[], month: number, page: { offset: number; limit: number }): API.Search_RequestBody {
+  const { aggregations: _, ...body } = searchBody(words, page);
+  return {
+    ...body,
+    query: {
+      bool: {
+        must: [allWords(words, wordQuery)],
+        filter: [{ script: { script: { lang: 'painless', source: "doc['date'].value.getMonthValue() == params.month", params: { month } } } }],
+      },
+    },
+  };
+}
+
 /**
  * The search request body: every word must match (bool.should with minimum_should_match = all).
  * When a word could be a typo, the `strong` aggregation counts the hits that match every word
@@ -370,6 +384,11 @@ export class OpenSearchSearchIndex implements SearchIndex {
     const engine: WordSearchEngine = {
       exact: (subset, part) => this.exactPage(subset, part),
       typos: async (subset) => (await this.searchPage(typoSearchBody(subset, { offset: 0, limit: MERGE_LIMIT }))).ids,
+      inMonth: async (subset, month, part) => {
+        const found = await this.searchPage(monthSearchBody(subset, month, { offset: part.offset, limit: Math.min(part.limit + 1, MAX_RESULT_WINDOW - part.offset) }));
+        const ids = found.ids.slice(0, part.limit);
+        return found.total > SEARCH_TOTAL_CAP ? { ids, total: SEARCH_TOTAL_CAP, hasMore: found.ids.length > part.limit } : { ids, total: found.total };
+      },
       present: async (subset) => {
         const response = await this.client.search({ index: this.alias, body: presenceBody(subset) });
         const aggregations = response.body.aggregations as Record<string, { doc_count?: number }> | undefined;
