@@ -613,7 +613,7 @@ export class EmbeddedSearchIndex implements SearchIndex {
 
   /**
    * Each word's score as a column (`s0`, `s1`, …), the condition that every word matched, and their
-   * sum: what the exact count and the walk select and rank by.
+   * sum: what the exact count selects and ranks by.
    */
   private scoring(words: string[], param: (value: unknown) => string) {
     const scores = this.exactScores(words, param);
