@@ -126,9 +126,10 @@ async function subsetPage(engine: WordSearchEngine, words: string[], page: Page,
 async function leaveWordsOut(engine: WordSearchEngine, words: string[], page: Page, present: boolean[]): Promise<SearchPage> {
   // A word naming a month that no text holds with the others (5월 대동제): the other words among
   // the schedules of that month, nothing left out.
-  const monthAt = words.findIndex((word) => monthOf(word) !== undefined);
+  const months = words.map(monthOf);
+  const monthAt = months.findIndex((month) => month !== undefined);
   if (monthAt >= 0) {
-    const found = await engine.inMonth(words.filter((_, i) => i !== monthAt), monthOf(words[monthAt]!)!, page);
+    const found = await engine.inMonth(words.filter((_, i) => i !== monthAt), months[monthAt]!, page);
     if (found.total > 0) return found;
   }
   const kept = words.filter((_, i) => present[i]);

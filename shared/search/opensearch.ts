@@ -384,11 +384,7 @@ export class OpenSearchSearchIndex implements SearchIndex {
     const engine: WordSearchEngine = {
       exact: (subset, part) => this.exactPage(subset, part),
       typos: async (subset) => (await this.searchPage(typoSearchBody(subset, { offset: 0, limit: MERGE_LIMIT }))).ids,
-      inMonth: async (subset, month, part) => {
-        const found = await this.searchPage(monthSearchBody(subset, month, { offset: part.offset, limit: Math.min(part.limit + 1, MAX_RESULT_WINDOW - part.offset) }));
-        const ids = found.ids.slice(0, part.limit);
-        return found.total > SEARCH_TOTAL_CAP ? { ids, total: SEARCH_TOTAL_CAP, hasMore: found.ids.length > part.limit } : { ids, total: found.total };
-      },
+      inMonth: (subset, month, part) => this.exactPage(subset, part, month),
       present: async (subset) => {
         const response = await this.client.search({ index: this.alias, body: presenceBody(subset) });
         const aggregations = response.body.aggregations as Record<string, { doc_count?: number }> | undefined;
@@ -399,9 +395,11 @@ export class OpenSearchSearchIndex implements SearchIndex {
   }
 
   /** Exact matches of every word: the page, the total (capped), and whether one is strong (outside the description). */
-  private async exactPage(words: string[], window: { offset: number; limit: number }): Promise<SearchPage & { strong: boolean }> {
+  /** Exact matches (within `month`, of any year, when given). */
+  private async exactPage(words: string[], window: { offset: number; limit: number }, month?: number): Promise<SearchPage & { strong: boolean }> {
     // One hit more than the page says whether another page follows when the total is capped.
-    const probe = await this.searchPage(searchBody(words, { offset: window.offset, limit: Math.min(window.limit + 1, MAX_RESULT_WINDOW - window.offset) }));
+    const probeWindow = { offset: window.offset, limit: Math.min(window.limit + 1, MAX_RESULT_WINDOW - window.offset) };
+    const probe = await this.searchPage(month === undefined ? searchBody(words, probeWindow) : monthSearchBody(words, month, probeWindow));
     const ids = probe.ids.slice(0, window.limit);
     if (probe.total > SEARCH_TOTAL_CAP) return { ids, total: SEARCH_TOTAL_CAP, hasMore: probe.ids.length > window.limit, strong: true };
     const strong = probe.aggregations?.strong?.doc_count;
