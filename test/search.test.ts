@@ -12,14 +12,15 @@ import { createLogger } from '../shared/runtime/logger.ts';
 import { createSearchIndex } from '../shared/search/create-search-index.ts';
 import { loadSearchDocuments } from '../shared/search/documents.ts';
 import { scheduleDetail, schedulesBetween, schedulesByIds } from '../shared/db/repositories/schedules.ts';
-import { DOCUMENT_FORMAT, plainQueryWords, sampledMatches } from '../shared/search/embedded.ts';
+import { DOCUMENT_FORMAT, EmbeddedSearchIndex, plainQueryWords, queryWords, sampledMatches } from '../shared/search/embedded.ts';
 import { GramFrequencies } from '../shared/search/gram-frequencies.ts';
 import type { KoreanAnalyzer } from '../shared/korean/analyzer.ts';
 import { MERGE_LIMIT } from '../shared/search/fan-typing.ts';
+import { storedSynonyms } from '../shared/search/synonym-source.ts';
 import { dictionaryRules, indexDefinition, indexedDocument, INDEX_FORMAT, OpenSearchSearchIndex, searchBody, typoKey, typoKeys, typoSearchBody } from '../shared/search/opensearch.ts';
 import type { SearchDocument } from '../shared/search/search-index.ts';
 import { registerSearchContract, type SearchBackend } from './search-contract.ts';
-import { serviceAnalyzer, storeDemoSchedules } from './search-quality.ts';
+import { QUALITY_TABLE, serviceAnalyzer, storeDemoSchedules } from './search-quality.ts';
 import { createTestDatabase } from './helpers/database.ts';
 
 const logger = createLogger(process.env.LOG_LEVEL ?? 'silent');
@@ -167,6 +168,27 @@ test('embedded: a character outside the basic plane (an emoji, a surrogate pair)
   t.deepEqual((await index.search('🎤🎧', { offset: 0, limit: 10 })).ids, [2]);
   t.deepEqual((await index.search('🎧', { offset: 0, limit: 10 })).ids, [2]);
   t.deepEqual((await index.search('🎧🎤', { offset: 0, limit: 10 })).ids, []);
+});
+
+test('embedded: a query no sampled document matches starts its rewrites and typo search early, and answers as when they wait their turn', async (t) => {
+  const database = await migratedDatabase(t);
+  const documents = await storeDemoSchedules(database.db);
+  const analyzer = await serviceAnalyzer(database.db);
+  const analyze = (query: string) => analyzer.tokens(query);
+  const early = new EmbeddedSearchIndex(database.db, analyze, storedSynonyms(database.db));
+  const inTurn = new EmbeddedSearchIndex(database.db, analyze, storedSynonyms(database.db));
+  inTurn.startEarly = false;
+  await early.rebuild(documents);
+  const statistics = await new GramFrequencies(database.db, 60_000).get();
+  let expectedUnmatched = 0;
+  for (const { query } of QUALITY_TABLE) {
+    if (sampledMatches(await queryWords(analyze, query), statistics)?.count === 0) expectedUnmatched++;
+    for (const page of [{ offset: 0, limit: 20 }, { offset: 5, limit: 3 }]) {
+      t.deepEqual(await early.search(query, page), await inTurn.search(query, page), `${query} at offset ${page.offset}`);
+    }
+  }
+  // The quality table's typos, shorthand and words matching nothing: the early start was taken.
+  t.true(expectedUnmatched >= QUALITY_TABLE.length / 2, `${expectedUnmatched} of ${QUALITY_TABLE.length} queries started early`);
 });
 
 test('embedded: a word in most documents is capped as sampled, not counted, and still paged in exact rank order', async (t) => {

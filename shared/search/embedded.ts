@@ -497,6 +497,11 @@ export class EmbeddedSearchIndex implements SearchIndex {
   readonly engine = 'embedded' as const;
 
   private readonly gramFrequencies: GramFrequencies;
+  /**
+   * Whether a query that no sampled document matches starts its later searches beside its exact
+   * search (`WordSearchEngine.likelyUnmatched`). Only the time a search takes depends on it.
+   */
+  startEarly = true;
 
   constructor(
     private readonly db: Db,
@@ -582,6 +587,7 @@ export class EmbeddedSearchIndex implements SearchIndex {
       typos: (subset, someExact) => this.typoMatches(subset, someExact),
       present: (subset) => this.present(subset),
       inMonth: (subset, month, window) => this.monthSearch(subset, month, window),
+      ...(this.startEarly ? { likelyUnmatched: async (subset: string[]) => sampledMatches(subset, await this.gramFrequencies.get())?.count === 0 } : {}),
     };
     return searchAsFansType(engine, words, page, () => rewritesOf(query, words, this.analyze, this.synonyms));
   }
