@@ -170,7 +170,7 @@ test('embedded: a character outside the basic plane (an emoji, a surrogate pair)
   t.deepEqual((await index.search('🎧🎤', { offset: 0, limit: 10 })).ids, []);
 });
 
-test('embedded: a query no sampled document matches starts its rewrites and typo search early, and answers as when they wait their turn', async (t) => {
+test('embedded: a query no sampled document matches starts its later searches early, and answers as when they wait their turn', async (t) => {
   const database = await migratedDatabase(t);
   const documents = await storeDemoSchedules(database.db);
   const analyzer = await serviceAnalyzer(database.db);

@@ -42,14 +42,17 @@ export interface WordSearchEngine {
 /** Searches started before the exact search answered, because it was expected to find nothing. */
 interface EarlyStart {
   rewritten: Promise<QueryRewrite[]>;
+  /** The rewrites' exact matches, read up to the page's end. */
+  found: Promise<(SearchPage & { strong: boolean })[]>;
   /** The typo matches, or undefined when a rewrite was expected to match (the search was not started). */
   typos?: Promise<number[] | undefined>;
   presence?: Promise<boolean[]>;
 }
 
 /** The searches `EarlyStart` names, started before the exact search of `words` answers. */
-function startEarly(engine: WordSearchEngine, words: string[], rewrites: () => Promise<QueryRewrite[]>): EarlyStart {
+function startEarly(engine: WordSearchEngine, words: string[], window: Page, rewrites: () => Promise<QueryRewrite[]>): EarlyStart {
   const rewritten = quiet(rewrites());
+  const found = quiet(rewritten.then((list) => Promise.all(list.map((rewrite) => engine.exact(rewrite.words, window)))));
   const presence = words.length >= 2 ? quiet(engine.present(words)) : undefined;
   // The typo search waits for what says it would be skipped: a rewrite expected to match (its
   // matches would fill the page first) or a word that no document holds even within a typo.
@@ -59,7 +62,7 @@ function startEarly(engine: WordSearchEngine, words: string[], rewrites: () => P
     if (!unmatched.every(Boolean) || (await presence)?.includes(false)) return undefined;
     return engine.typos(words, false);
   };
-  return { rewritten, ...(words.some(isTypoCandidate) ? { typos: quiet(typos()) } : {}), ...(presence ? { presence } : {}) };
+  return { rewritten, found, ...(words.some(isTypoCandidate) ? { typos: quiet(typos()) } : {}), ...(presence ? { presence } : {}) };
 }
 
 /** A promise started early that may never be awaited: its failure is then not reported as unhandled. */
@@ -78,12 +81,12 @@ export function monthOf(word: string): number | undefined {
 /** The search of `words`; `rewrites` are asked for only when the words match nothing well. */
 export async function searchAsFansType(engine: WordSearchEngine, words: string[], page: Page, rewrites: () => Promise<QueryRewrite[]>): Promise<SearchPage> {
   // Words expected to match nothing together (a typo, shorthand, a word no schedule holds): the
-  // rewrites and the presence check start now, beside the exact search, and so does the typo
-  // search when no rewrite is expected to match either, instead of one after another once the
-  // exact search has answered (a typo's exact search, its rewrites' and its typo search took
-  // 3.9 + 3.5 + 8.2 ms in a row). Work started for nothing when the guess is wrong.
+  // rewrites' exact searches and the presence check start now, beside the exact search, and so
+  // does the typo search when no rewrite is expected to match either, instead of one after another
+  // once the exact search has answered (a typo's exact search, its rewrites' and its typo search
+  // took 3.9 + 3.5 + 8.2 ms in a row). Work started for nothing when the guess is wrong.
   const early = words.length <= MAX_FAN_TYPING_WORDS && page.offset + page.limit <= MERGE_LIMIT && (await engine.likelyUnmatched?.(words))
-    ? startEarly(engine, words, rewrites)
+    ? startEarly(engine, words, { offset: 0, limit: page.offset + page.limit }, rewrites)
     : undefined;
   const head = await engine.exact(words, page);
   // More exact matches than are counted: anything else would only come after all of them.
@@ -103,7 +106,7 @@ export async function searchAsFansType(engine: WordSearchEngine, words: string[]
   const rewritten = await (early?.rewritten ?? rewrites());
   const [headIds, found] = await Promise.all([
     head.total <= head.ids.length && page.offset === 0 ? head.ids : engine.exact(words, window).then((more) => more.ids),
-    Promise.all(rewritten.map((rewrite) => engine.exact(rewrite.words, window))),
+    early?.found ?? Promise.all(rewritten.map((rewrite) => engine.exact(rewrite.words, window))),
   ]);
   const merged = new Set<number>();
   /** Matches a list holds beyond what was read of it (they count in the total). */
@@ -137,9 +140,9 @@ export async function searchAsFansType(engine: WordSearchEngine, words: string[]
   return leaveWordsOut(engine, words, page, present ?? (await engine.present(words)));
 }
 
-/** A weak query's exact page followed by its typo matches, paged after them. */
-async function withTypos(engine: WordSearchEngine, words: string[], page: Page, head: SearchPage): Promise<SearchPage> {
-  const typos = words.some(isTypoCandidate) ? await engine.typos(words, head.total > 0) : [];
+/** A weak query's exact page followed by its typo matches (`started` already, for a head matching nothing), paged after them. */
+async function withTypos(engine: WordSearchEngine, words: string[], page: Page, head: SearchPage, started?: Promise<number[]>): Promise<SearchPage> {
+  const typos = words.some(isTypoCandidate) ? await (started ?? engine.typos(words, head.total > 0)) : [];
   const from = Math.max(0, page.offset - head.total);
   const room = page.limit - head.ids.length;
   const ids = room > 0 && page.offset + page.limit > head.total ? [...head.ids, ...typos.slice(from, from + room)] : head.ids;
@@ -152,9 +155,12 @@ async function withTypos(engine: WordSearchEngine, words: string[], page: Page, 
  * a last word left alone.
  */
 async function subsetPage(engine: WordSearchEngine, words: string[], page: Page, ignoredWords: string[]): Promise<SearchPage | undefined> {
+  const single = words.length === 1 && isTypoCandidate(words[0]!);
+  // One word left that no sampled document holds: its typo search starts beside its exact one.
+  const early = single && (await engine.likelyUnmatched?.(words)) ? quiet(engine.typos(words, false)) : undefined;
   let found: SearchPage = await engine.exact(words, page);
   // One word left, matching nothing exactly: its typo matches (5월 대동재 → 대동제).
-  if (found.total === 0 && words.length === 1 && isTypoCandidate(words[0]!)) found = await withTypos(engine, words, page, found);
+  if (found.total === 0 && single) found = await withTypos(engine, words, page, found, early);
   if (found.total === 0) return undefined;
   return { ids: found.ids, total: found.total, ...(found.hasMore !== undefined ? { hasMore: found.hasMore } : {}), ignoredWords };
 }
