@@ -13,7 +13,8 @@ import { createSearchIndex } from '../shared/search/create-search-index.ts';
 import { loadSearchDocuments } from '../shared/search/documents.ts';
 import { scheduleDetail, schedulesBetween, schedulesByIds } from '../shared/db/repositories/schedules.ts';
 import { DOCUMENT_FORMAT, EmbeddedSearchIndex, plainQueryWords, queryWords, sampledMatches } from '../shared/search/embedded.ts';
-import { GramFrequencies } from '../shared/search/gram-frequencies.ts';
+import { GramFrequencies, type GramStatistics } from '../shared/search/gram-frequencies.ts';
+import { choseong } from '../shared/korean/jamo.ts';
 import type { KoreanAnalyzer } from '../shared/korean/analyzer.ts';
 import { MERGE_LIMIT } from '../shared/search/fan-typing.ts';
 import { storedSynonyms } from '../shared/search/synonym-source.ts';
@@ -189,6 +190,21 @@ test('embedded: a query no sampled document matches starts its later searches ea
   }
   // The quality table's typos, shorthand and words matching nothing: the early start was taken.
   t.true(expectedUnmatched >= QUALITY_TABLE.length / 2, `${expectedUnmatched} of ${QUALITY_TABLE.length} queries started early`);
+});
+
+test('embedded: sampled matches count each document once, never across two documents, by the best field of each word', (t) => {
+  const sampled = (title: string, members = '', description = '') => ({
+    keys: [title, '', '', members, description, choseong(title)].join('\u0001'), typo: '', title, source: '', venue: '', members, description, choseong: choseong(title),
+  });
+  // 가을 twice in one title; one document's keys end with ㅊㅈ and the next begin with 봄.
+  const sample = [sampled('가을가을축제'), sampled('봄축제'), sampled('가을밤', '축제'), sampled('겨울', '', '가을축제 안내')];
+  const statistics: GramStatistics = { frequency: () => 0, rows: 400, newestFrom: () => undefined, sample };
+  t.like(sampledMatches(['가을'], statistics), { count: 3, share: 0.75 });
+  t.is(sampledMatches(['ㅊㅈ봄'], statistics)?.count, 0);
+  t.is(sampledMatches(['ㅊㅈ'], statistics)?.count, 2);
+  // Title and title 16, title and members 10, description twice 2.
+  t.deepEqual([...sampledMatches(['가을', '축제'], statistics)!.levels].sort(([a], [b]) => a - b), [[2, 1], [10, 1], [16, 1]]);
+  t.is(sampledMatches(['가을'], { ...statistics, sample: [] }), undefined);
 });
 
 test('embedded: a word in most documents is capped as sampled, not counted, and still paged in exact rank order', async (t) => {

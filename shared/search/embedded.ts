@@ -312,8 +312,10 @@ export function sampledMatches(words: string[], statistics: GramStatistics): Sam
     const options = words.map(fieldsOf);
     const levels = new Map<number, number>();
     let count = 0;
-    for (const document of sample) {
-      // Most documents lack a word: one search of all their keys says so.
+    // Most documents lack the first word: the documents holding it are found by one search of all
+    // the sampled keys (0.4 ms a query when each document's keys were searched in turn).
+    for (const index of sampledHolding(words[0]!, statistics)) {
+      const document = sample[index]!;
       if (!words.every((word) => document.keys.includes(word))) continue;
       let score = 0;
       for (const [i, word] of words.entries()) {
@@ -338,7 +340,54 @@ const sampledShare = (words: string[], statistics: GramStatistics) => sampledMat
 /** Whether a sampled document holds the word's typo skeleton (so some document matches it within a typo, or exactly). */
 function sampleHoldsSkeleton(word: string, statistics: GramStatistics): boolean {
   const skeleton = typoSkeleton(word);
-  return statistics.sample.some((document) => document.typo.includes(skeleton));
+  if (skeleton.includes(DOCUMENT_SEPARATOR)) return statistics.sample.some((document) => document.typo.includes(skeleton));
+  return joinedSample(statistics).typo.includes(skeleton);
+}
+
+/** Between two sampled documents in `JoinedSample`'s texts: a control character no key holds. */
+const DOCUMENT_SEPARATOR = '\u0002';
+/** The sampled documents' keys, and their typo keys, each in one text: a word's documents are found by searching it once. */
+interface JoinedSample {
+  keys: string;
+  /** Where each document's keys start in `keys`, and the text's length last. */
+  starts: number[];
+  typo: string;
+}
+const joinedSamples = new WeakMap<GramStatistics, JoinedSample>();
+function joinedSample(statistics: GramStatistics): JoinedSample {
+  let joined = joinedSamples.get(statistics);
+  if (!joined) {
+    const starts: number[] = [];
+    let length = 0;
+    for (const document of statistics.sample) {
+      starts.push(length);
+      length += document.keys.length + 1;
+    }
+    starts.push(length);
+    const keys = statistics.sample.map((document) => document.keys).join(DOCUMENT_SEPARATOR) + DOCUMENT_SEPARATOR;
+    joinedSamples.set(statistics, (joined = { keys, starts, typo: statistics.sample.map((document) => document.typo).join(DOCUMENT_SEPARATOR) }));
+  }
+  return joined;
+}
+/** The indices of the sampled documents whose keys hold `word`, in order. */
+function sampledHolding(word: string, statistics: GramStatistics): number[] {
+  if (word === '') return statistics.sample.map((_, i) => i);
+  if (word.includes(DOCUMENT_SEPARATOR)) return statistics.sample.flatMap((document, i) => (document.keys.includes(word) ? [i] : []));
+  const { keys, starts } = joinedSample(statistics);
+  const found: number[] = [];
+  for (let at = keys.indexOf(word); at >= 0; ) {
+    // The document holding position `at`: the last start at or before it.
+    let low = 0;
+    let high = starts.length - 1;
+    while (high - low > 1) {
+      const middle = (low + high) >> 1;
+      if (starts[middle]! <= at) low = middle;
+      else high = middle;
+    }
+    found.push(low);
+    at = keys.indexOf(word, starts[low + 1]!);
+  }
+  return found;
 }
 
 /**
@@ -964,6 +1013,7 @@ type TypoCandidate = { schedule_id: number; day: string; title_key: string; sour
  */
 function rankTypoMatches(words: string[], rows: TypoCandidate[]): number[] {
   const ranked: { id: number; date: string; score: number }[] = [];
+  const wordSkeletons = words.map((word) => (isTypoCandidate(word) ? typoSkeleton(word) : undefined));
   for (const row of rows) {
     const fields = [
       [row.title_key, TYPO_TIER.title, TIER.title],
@@ -979,8 +1029,8 @@ function rankTypoMatches(words: string[], rows: TypoCandidate[]): number[] {
         score += exactScore;
         continue;
       }
-      const wordSkeleton = typoSkeleton(word);
-      const tier = isTypoCandidate(word) ? fields.find(([text]) => matchesWithTypo(text, word, typoSkeleton(text), wordSkeleton))?.[1] : undefined;
+      const wordSkeleton = wordSkeletons[i];
+      const tier = wordSkeleton === undefined ? undefined : fields.find(([text]) => matchesWithTypo(text, word, typoSkeleton(text), wordSkeleton))?.[1];
       if (tier === undefined) {
         matchedAll = false;
         break;
