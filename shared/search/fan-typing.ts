@@ -47,11 +47,17 @@ interface EarlyStart {
   /** The typo matches, or undefined when a rewrite was expected to match (the search was not started). */
   typos?: Promise<number[] | undefined>;
   presence?: Promise<boolean[]>;
+  /** The month's search (step 4) of a query with a month word. */
+  month?: Promise<SearchPage>;
 }
 
 /** The searches `EarlyStart` names, started before the exact search of `words` answers. */
-function startEarly(engine: WordSearchEngine, words: string[], window: Page, rewrites: () => Promise<QueryRewrite[]>): EarlyStart {
+function startEarly(engine: WordSearchEngine, words: string[], page: Page, rewrites: () => Promise<QueryRewrite[]>): EarlyStart {
+  const window = { offset: 0, limit: page.offset + page.limit };
   const rewritten = quiet(rewrites());
+  // A month word (5월) keeps every rewrite and typo search from matching: the month's search
+  // almost always answers such a query, and is sent with the rest.
+  const inMonth = monthSearch(engine, words, page);
   const found = quiet(rewritten.then((list) => Promise.all(list.map((rewrite) => engine.exact(rewrite.words, window)))));
   const presence = words.length >= 2 ? quiet(engine.present(words)) : undefined;
   // The typo search waits for what says it would be skipped: a rewrite expected to match (its
@@ -62,7 +68,7 @@ function startEarly(engine: WordSearchEngine, words: string[], window: Page, rew
     if (!unmatched.every(Boolean) || (await presence)?.includes(false)) return undefined;
     return engine.typos(words, false);
   };
-  return { rewritten, found, ...(words.some(isTypoCandidate) ? { typos: quiet(typos()) } : {}), ...(presence ? { presence } : {}) };
+  return { rewritten, found, ...(inMonth ? { month: quiet(inMonth) } : {}), ...(words.some(isTypoCandidate) ? { typos: quiet(typos()) } : {}), ...(presence ? { presence } : {}) };
 }
 
 /** A promise started early that may never be awaited: its failure is then not reported as unhandled. */
@@ -72,6 +78,13 @@ function quiet<T>(promise: Promise<T>): Promise<T> {
 }
 
 const MONTH_WORD = /^(1[0-2]|[1-9])월$/;
+/** The other words' matches among the schedules of the month a word names (step 4), when one does. */
+function monthSearch(engine: WordSearchEngine, words: string[], page: Page): Promise<SearchPage> | undefined {
+  const months = words.map(monthOf);
+  const at = months.findIndex((month) => month !== undefined);
+  return at >= 0 && words.length >= 2 ? engine.inMonth(words.filter((_, i) => i !== at), months[at]!, page) : undefined;
+}
+
 /** The month a word names (`5월` → 5), or undefined. */
 export function monthOf(word: string): number | undefined {
   const match = MONTH_WORD.exec(word);
@@ -86,7 +99,7 @@ export async function searchAsFansType(engine: WordSearchEngine, words: string[]
   // once the exact search has answered (a typo's exact search, its rewrites' and its typo search
   // took 3.9 + 3.5 + 8.2 ms in a row). Work started for nothing when the guess is wrong.
   const early = words.length <= MAX_FAN_TYPING_WORDS && page.offset + page.limit <= MERGE_LIMIT && (await engine.likelyUnmatched?.(words))
-    ? startEarly(engine, words, { offset: 0, limit: page.offset + page.limit }, rewrites)
+    ? startEarly(engine, words, page, rewrites)
     : undefined;
   const head = await engine.exact(words, page);
   // More exact matches than are counted: anything else would only come after all of them.
@@ -137,7 +150,7 @@ export async function searchAsFansType(engine: WordSearchEngine, words: string[]
     if (typoRewrite) add(await engine.typos(typoRewrite.words, false));
   }
   if (merged.size > 0 || words.length < 2) return { ids: [...merged].slice(page.offset, end), total: merged.size + unread };
-  return leaveWordsOut(engine, words, page, present ?? (await engine.present(words)));
+  return leaveWordsOut(engine, words, page, present ?? (await engine.present(words)), early?.month);
 }
 
 /** A weak query's exact page followed by its typo matches (`started` already, for a head matching nothing), paged after them. */
@@ -171,13 +184,12 @@ async function subsetPage(engine: WordSearchEngine, words: string[], page: Page,
  * with digits first (a month or a year beside a name), then the shortest, the last typed first;
  * the first word, or else the second, then the first two together, then the first three.
  */
-async function leaveWordsOut(engine: WordSearchEngine, words: string[], page: Page, present: boolean[]): Promise<SearchPage> {
+async function leaveWordsOut(engine: WordSearchEngine, words: string[], page: Page, present: boolean[], month?: Promise<SearchPage>): Promise<SearchPage> {
   // A word naming a month that no text holds with the others (5월 대동제): the other words among
   // the schedules of that month, nothing left out.
-  const months = words.map(monthOf);
-  const monthAt = months.findIndex((month) => month !== undefined);
-  if (monthAt >= 0) {
-    const found = await engine.inMonth(words.filter((_, i) => i !== monthAt), months[monthAt]!, page);
+  const inMonth = month ?? monthSearch(engine, words, page);
+  if (inMonth) {
+    const found = await inMonth;
     if (found.total > 0) return found;
   }
   const kept = words.filter((_, i) => present[i]);
