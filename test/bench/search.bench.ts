@@ -9,7 +9,8 @@
 // above stays the same; their p99, and that of everything together, against TYPO_TARGET_P99_MS.
 // Queries typed as fans type (issue 41: layout slips, shorthand, particles, spacing, ignored words,
 // keystroke typos, long-word typos, half-typed words, Latin word order) are measured apart too,
-// FAN_TYPING_QUERIES of each kind from test/bench/fan-typing-queries.ts, p99 per kind.
+// FAN_TYPING_QUERIES of each kind from test/bench/fan-typing-queries.ts, p99 per kind; then the
+// typo and fan-typed queries side by side with and without early starts, alternating per query.
 import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 import { connectDatabase } from '../../shared/db/database.ts';
@@ -17,7 +18,8 @@ import { seededRandom } from '../../shared/db/demo-data.ts';
 import { migrate } from '../../shared/db/migrate.ts';
 import { choseong } from '../../shared/korean/jamo.ts';
 import { createLogger } from '../../shared/runtime/logger.ts';
-import { SEARCH_TOTAL_CAP } from '../../shared/search/embedded.ts';
+import { EmbeddedSearchIndex, SEARCH_TOTAL_CAP } from '../../shared/search/embedded.ts';
+import { storedSynonyms } from '../../shared/search/synonym-source.ts';
 import { CachedSearchIndex } from '../../shared/search/result-cache.ts';
 import { createSearchIndex } from '../../shared/search/create-search-index.ts';
 import type { SearchDocument } from '../../shared/search/search-index.ts';
@@ -310,6 +312,28 @@ async function main(): Promise<void> {
     const fanAll = [...fanByKind.values()].flat();
     console.log(`  all fan-typed ×${fanAll.length}  ${summary(fanAll)}`);
     console.log('slowest fan-typed:', [...slowest].filter((q) => fanQueries.some((f) => f.text === q.text)).sort((a, b) => b.ms - a.ms).slice(0, 5).map((q) => `${q.text} (${ms(q.ms)}, ${q.total} hits)`).join('; '));
+
+    // Early starts (shared/search/fan-typing.ts) side by side: the typo and fan-typed queries again,
+    // each sent in turn (in random order) to the index and to one over the same rows that sends
+    // every search only after the one before it has answered.
+    const inTurn = new EmbeddedSearchIndex(database.db, undefined, storedSynonyms(database.db));
+    inTurn.startEarly = false;
+    const sideBySide = new Map<string, [number[], number[]]>();
+    for (const query of [...typoQueries.map((text) => ({ kind: 'typo', text })), ...fanQueries]) {
+      for (const engine of random() < 0.5 ? [0, 1] : [1, 0]) {
+        const t0 = performance.now();
+        await (engine === 0 ? inTurn : index).search(query.text, PAGE);
+        const lists = sideBySide.get(query.kind) ?? sideBySide.set(query.kind, [[], []]).get(query.kind)!;
+        lists[engine]!.push(performance.now() - t0);
+      }
+    }
+    console.log('early starts, side by side (each query in turn without, then with; mean and p99):');
+    const sorted = (values: number[]) => [...values].sort((a, b) => a - b);
+    const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;
+    for (const [kind, [without, withEarly]] of sideBySide) {
+      const [p99Without, p99With] = [percentile(sorted(without), 99), percentile(sorted(withEarly), 99)];
+      console.log(`  ${kind.padEnd(15)} mean ${ms(mean(without))} → ${ms(mean(withEarly))} (×${(mean(withEarly) / mean(without)).toFixed(2)})  p99 ${ms(p99Without)} → ${ms(p99With)} (×${(p99With / p99Without).toFixed(2)})`);
+    }
 
     // As the service runs it: the engine behind the result cache (shared/search/result-cache.ts).
     const cachedIndex = new CachedSearchIndex(index);
