@@ -339,12 +339,13 @@ export function sampledMatches(words: string[], statistics: GramStatistics): Sam
 const sampledShare = (words: string[], statistics: GramStatistics) => sampledMatches(words, statistics)?.share;
 /** Whether a sampled document holds the word's typo skeleton (so some document matches it within a typo, or exactly). */
 function sampleHoldsSkeleton(word: string, statistics: GramStatistics): boolean {
-  const skeleton = typoSkeleton(word);
-  if (skeleton.includes(DOCUMENT_SEPARATOR)) return statistics.sample.some((document) => document.typo.includes(skeleton));
-  return joinedSample(statistics).typo.includes(skeleton);
+  return joinedSample(statistics).typo.includes(typoSkeleton(word));
 }
 
-/** Between two sampled documents in `JoinedSample`'s texts: a control character no key holds. */
+/**
+ * Between two sampled documents in `JoinedSample`'s texts: a control character that neither keys
+ * nor query words hold (`normalizeText` removes every C0 control), so no word spans two documents.
+ */
 const DOCUMENT_SEPARATOR = '\u0002';
 /** The sampled documents' keys, and their typo keys, each in one text: a word's documents are found by searching it once. */
 interface JoinedSample {
@@ -372,7 +373,6 @@ function joinedSample(statistics: GramStatistics): JoinedSample {
 /** The indices of the sampled documents whose keys hold `word`, in order. */
 function sampledHolding(word: string, statistics: GramStatistics): number[] {
   if (word === '') return statistics.sample.map((_, i) => i);
-  if (word.includes(DOCUMENT_SEPARATOR)) return statistics.sample.flatMap((document, i) => (document.keys.includes(word) ? [i] : []));
   const { keys, starts } = joinedSample(statistics);
   const found: number[] = [];
   for (let at = keys.indexOf(word); at >= 0; ) {
