@@ -7,7 +7,7 @@ import { DEFAULT_SYNONYM_TABLE, parseSynonymLine, SynonymTable } from '../shared
 import { parseUserDictionary } from '../shared/korean/dictionary.ts';
 import { withoutTrailingParticles } from '../shared/korean/analyzer.ts';
 import { MAX_REWRITES, MAX_VARIANTS_PER_WORD, queryRewrites, wordVariants } from '../shared/korean/query-rewrites.ts';
-import { jamoEdits, matchesWithTypo, maxTypoEdits, typoSkeleton } from '../shared/korean/typo.ts';
+import { jamoEdits, matchesWithTypo, maxTypoEdits, typoSkeleton, typoSkeletons } from '../shared/korean/typo.ts';
 import { synonymEntries } from '../shared/search/synonym-source.ts';
 import { SuggestionIndex } from '../shared/korean/suggestion-index.ts';
 
@@ -73,6 +73,17 @@ test('typos in keystrokes: a compound vowel missing its first key, a cluster fin
     t.is(typoSkeleton(slip), typoSkeleton(word), `${slip} → ${word}`);
     t.true(matchesWithTypo(`봄${word}축제`, slip), `${slip} in ${word}`);
   }
+  // ㅘ typed ㅗ, ㅚ typed ㅗ, ㅟ typed ㅜ, ㅢ typed ㅡ (the second key missing), and the reverse
+  // (an extra second key): one edit each, found through a text's or a word's second skeleton.
+  for (const [word, slip] of [['화보', '호보'], ['퇴근길', '토근길'], ['퀴즈쇼', '쿠즈쇼'], ['의자', '으자'], ['콘서트', '콴서트'], ['무대', '뭐대'], ['월간', '울간'], ['화괴', '화고']] as const) {
+    t.not(typoSkeleton(slip), typoSkeleton(word), `${slip} → ${word}`);
+    t.true(matchesWithTypo(`봄${word}축제`, slip), `${slip} in ${word}`);
+  }
+  t.deepEqual(typoSkeletons('화보'), ['하보', '호보'], 'a compound also folds to its first key');
+  t.deepEqual(typoSkeletons('대동제'), ['데도제'], 'no compound, one skeleton');
+  t.false(matchesWithTypo('화보', '효보'), 'ㅘ/ㅛ: the second key dropped and the first changed');
+  t.false(matchesWithTypo('화보', '호봐'), 'two keys moved in a short word');
+  t.true(matchesWithTypo('화보촬영현장', '호보촐영현장'), 'a long word: two compounds missing their second key');
   // A missing cluster final is two keystrokes (ㄺ = ㄹ + ㄱ); one of its keys missing is one.
   t.is(jamoEdits('닭', 0, '다', 2), 2);
   t.is(jamoEdits('닭', 0, '달', 2), 1);

@@ -334,6 +334,7 @@ if (!spec) {
       ['fan shorthand (synonym)', '프로미스나인 팬싸', { offset: 0, limit: 20 }],
       ['a word matching nothing (presence aggregations)', '콘서트 오사카', { offset: 0, limit: 20 }],
       ['a long word two keystrokes off, run together', '프로미스나인콘설트', { offset: 0, limit: 20 }],
+      ['a compound vowel missing its second key (readings of the word)', '팬사인호', { offset: 0, limit: 20 }],
       ['a half-typed last syllable', '쇼케이ㅅ', { offset: 0, limit: 20 }],
       ['a word naming a month (a script filter on the date)', '5월 콘서트', { offset: 0, limit: 20 }],
     ] as const) {

@@ -239,6 +239,15 @@ export const QUALITY_TABLE: QualityCase[] = [
   { query: '씨네 플래이', kind: 'keystroke typo', expect: containing('씨네 플레이') },
   { query: '키즈쇼', kind: 'keystroke typo', expect: containing('퀴즈쇼') },
   { query: '팬사인훼', kind: 'keystroke typo', expect: containing('팬사인회') },
+  // A compound vowel's second key missing (화 typed 호) or extra (콘 typed 콴).
+  { query: '호보', kind: 'keystroke typo', expect: containing('[화보]') },
+  { query: '토근길', kind: 'keystroke typo', expect: containing('퇴근길') },
+  { query: '쿠즈쇼', kind: 'keystroke typo', expect: containing('퀴즈쇼') },
+  { query: '울간 무드', kind: 'keystroke typo', expect: containing('월간 무드') },
+  { query: '팬사인호', kind: 'keystroke typo', expect: containing('팬사인회') },
+  { query: '팬콴서트', kind: 'keystroke typo', expect: containing('팬콘서트') },
+  { query: '카원트다운', kind: 'keystroke typo', expect: titled('카운트다운 라이브') },
+  { query: '과려대학교', kind: 'keystroke typo', expect: containing('고려대학교') },
   // Words of five syllables or more forgive two keystrokes.
   { query: '인쓰타그렘', kind: 'long word typo', expect: containing('인스타그램') },
   { query: '가요데축재', kind: 'long word typo', expect: containing('가요대축제') },

@@ -476,6 +476,8 @@ test('opensearch: typo keys are skeleton|jamo of every part of two or more sylla
   t.is(typoKey('대동재').split('|')[0], typoKey('대동제').split('|')[0]);
   t.deepEqual(typoKeys(['봄 대동제, 2026']).map((key) => key.split('|')[0]), ['데도', '데도제', '도제']);
   t.deepEqual(typoKeys(['ab 한 c']), []);
+  // A part with a compound vowel has a second key, the compound folded to its first key (화 → 호).
+  t.deepEqual(typoKeys(['화보']), ['하보|ㅎㅗㅏㅂㅗ', '호보|ㅎㅗㅏㅂㅗ']);
 });
 
 test('opensearch: the query needs every word, tiers fields 8/4/3/2/1, uses the choseong field for consonants, sorts by score then date', (t) => {
@@ -507,6 +509,15 @@ test('opensearch: the typo query takes each word exactly or within one jamo edit
   const [typoWord, latin] = bool.should;
   t.deepEqual(typoWord.dis_max.queries.slice(1).map((query: any) => query.constant_score.boost), [0.8, 0.4, 0.3, 0.2]);
   t.deepEqual(typoWord.dis_max.queries[1].constant_score.filter, { fuzzy: { 'typo.title': { value: typoKey('대동재'), fuzziness: 1, prefix_length: 4, transpositions: false } } });
+  // A word with a compound vowel is looked for by both its skeletons (화 as 하 and as 호), a long one within two keystrokes.
+  t.deepEqual((typoSearchBody(['화보촬영현장'], { offset: 0, limit: 20 }).query!.bool!.should as any[])[0].dis_max.queries[1].constant_score.filter, {
+    bool: {
+      should: ['하보차어허자', '호보초어허자'].map((skeleton) => ({
+        fuzzy: { 'typo.title': { value: `${skeleton}|${typoKey('화보촬영현장').split('|')[1]}`, fuzziness: 2, prefix_length: 7, transpositions: false } },
+      })),
+      minimum_should_match: 1,
+    },
+  });
   // Not a Hangul word of two syllables or more: exact only.
   t.deepEqual(latin.dis_max.queries.length, 5);
 });

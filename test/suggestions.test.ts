@@ -232,6 +232,8 @@ test('suggestions: a mistyped query comes back corrected as the first suggestion
   t.is((await suggest('대동재'))[0], '대동제');
   t.is((await suggest('노천극자'))[0], '노천극장', 'venue names are suggestion words too');
   t.is((await suggest('프로미스나인 펜사인회'))[0], '프로미스나인 팬사인회');
+  t.is((await suggest('프로미스나인 팬사인호'))[0], '프로미스나인 팬사인회', 'a compound vowel missing its second key (ㅚ typed ㅗ)');
+  t.is((await suggest('대돵제'))[0], '대동제', 'a second key too many (ㅗ typed ㅘ)');
   t.not((await suggest('대동'))[0], '대동제', 'a prefix being typed is not a typo');
 });
 

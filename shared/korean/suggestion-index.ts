@@ -2,14 +2,15 @@
 // input) and choseong keys (`ㅍㄹㅁ`), plus a character-bigram inverted index for infixes.
 // Every lookup is a binary search or a walk of a rank-ordered list, so work stays bounded
 // however many candidates share a prefix and however long the query is.
-// Typos: a word of the query that no candidate contains is looked up by its jamo skeleton among the
-// words (runs of Hangul syllables) of all candidates (shared/korean/typo.ts); the likeliest one
-// within one jamo edit replaces it, and the corrected query comes first among the suggestions.
+// Typos: a word of the query that no candidate contains is looked up by its typo skeletons among
+// the words (runs of Hangul syllables) of all candidates, each held under its own skeletons
+// (shared/korean/typo.ts); the likeliest one within its keystrokes replaces it, and the corrected
+// query comes first among the suggestions.
 import { foldLatinCase, normalizeText, tidyText } from './normalize.ts';
 import { CharClass, charClassOf, choseongCodeOf, hangulJamoOfCode, isChoseongQuery, jamoKeyOfNormalized } from './jamo.ts';
 import type { KoreanAnalyzer } from './analyzer.ts';
 import { convertLayoutSlips } from './layout.ts';
-import { isTypoCandidate, jamoEdits, maxTypoEdits, typoSkeleton } from './typo.ts';
+import { isTypoCandidate, jamoEdits, maxTypoEdits, typoSkeletons } from './typo.ts';
 
 const HANGUL_WORD = /[가-힣]{2,}/g;
 const ONLY_HANGUL = /^[가-힣]+$/;
@@ -555,15 +556,18 @@ export class SuggestionIndex {
     const corrected = words.map((word) => {
       const normalized = foldLatinCase(word);
       if (!ONLY_HANGUL.test(normalized) || !isTypoCandidate(normalized)) return word;
-      const sameSkeleton = this.#wordsBySkeleton.get(typoSkeleton(normalized));
-      if (!sameSkeleton || sameSkeleton.has(normalized) || this.#contains(normalized)) return word;
+      const skeletons = typoSkeletons(normalized);
+      if (this.#wordsBySkeleton.get(skeletons[0]!)?.has(normalized) || this.#contains(normalized)) return word;
+      const limit = maxTypoEdits(normalized);
       let best: string | undefined;
       let bestWeight = -1;
-      for (const [candidate, weight] of sameSkeleton) {
-        if (candidate.length !== normalized.length || jamoEdits(candidate, 0, normalized, maxTypoEdits(normalized)) > maxTypoEdits(normalized)) continue;
-        if (weight > bestWeight || (weight === bestWeight && candidate < best!)) {
-          best = candidate;
-          bestWeight = weight;
+      for (const skeleton of skeletons) {
+        for (const [candidate, weight] of this.#wordsBySkeleton.get(skeleton) ?? []) {
+          if (candidate.length !== normalized.length || jamoEdits(candidate, 0, normalized, limit) > limit) continue;
+          if (weight > bestWeight || (weight === bestWeight && candidate < best!)) {
+            best = candidate;
+            bestWeight = weight;
+          }
         }
       }
       if (best === undefined) return word;
@@ -580,10 +584,11 @@ export class SuggestionIndex {
 
   #learnWords(normalized: string, weight: number): void {
     for (const [word] of normalized.matchAll(HANGUL_WORD)) {
-      const skeleton = typoSkeleton(word);
-      let words = this.#wordsBySkeleton.get(skeleton);
-      if (!words) this.#wordsBySkeleton.set(skeleton, (words = new Map()));
-      words.set(word, (words.get(word) ?? 0) + weight);
+      for (const skeleton of typoSkeletons(word)) {
+        let words = this.#wordsBySkeleton.get(skeleton);
+        if (!words) this.#wordsBySkeleton.set(skeleton, (words = new Map()));
+        words.set(word, (words.get(word) ?? 0) + weight);
+      }
     }
   }
 

@@ -7,7 +7,11 @@
 // first key (ㅘ typed ㅏ, ㅢ typed ㅣ) leaves the skeleton as it is. A typo leaves the skeleton
 // unchanged, and the skeleton has one character per character, so a skeleton match is aligned
 // with the text and the keystrokes that differ can be counted syllable by syllable (`jamoEdits`).
-// Searches and suggestions accept a word whose skeleton matches within `maxTypoEdits` keystrokes:
+// A text with a compound vowel has a second skeleton, its compounds folded to the class of their
+// *first* key instead (화보 → 호보, `typoSkeletons`): a compound missing its second key (ㅘ typed ㅗ)
+// finds that one, and a query word with a compound is looked for by both of its own, so an extra
+// second key (ㅗ typed ㅘ) finds the text's first skeleton.
+// Searches and suggestions accept a word whose skeletons meet within `maxTypoEdits` keystrokes:
 // one, or two for a word of five syllables or more.
 import { jamoKeyOfNormalized } from './jamo.ts';
 
@@ -18,11 +22,16 @@ const FINALS = 28;
 
 // Initial consonant indices (ㄱㄲㄴㄷㄸㄹㅁㅂㅃㅅㅆㅇㅈㅉㅊㅋㅌㅍㅎ): doubled → plain.
 const INITIAL_FOLD = [0, 0, 2, 3, 3, 5, 6, 7, 7, 9, 9, 11, 12, 12, 14, 15, 16, 17, 18];
+// A compound vowel's first key (ㅘ ㅙ ㅚ: ㅗ, ㅝ ㅞ ㅟ: ㅜ, ㅢ: ㅡ): dropping its second key is one edit.
+const FIRST_KEY: Record<number, number> = { 9: 8, 10: 8, 11: 8, 14: 13, 15: 13, 16: 13, 19: 18 };
 // Vowel indices (ㅏㅐㅑㅒㅓㅔㅕㅖㅗㅘㅙㅚㅛㅜㅝㅞㅟㅠㅡㅢㅣ) → class: ㅏㅑㅘ, ㅐㅒㅔㅖ, ㅓㅕㅝ, ㅗㅛ,
 // ㅜㅠ, ㅙㅚㅞ (said alike), ㅟㅢㅣ; ㅡ stands alone. ㅘ, ㅝ, ㅟ and ㅢ go with their second key:
 // typed without their first (ㅗ, ㅜ or ㅡ) they keep their skeleton. Any two vowels of one class
 // are one edit apart (a neighbouring or missing key, or a vowel said alike).
 const VOWEL_FOLD = [0, 5, 0, 5, 4, 5, 4, 5, 8, 0, 11, 11, 8, 13, 4, 11, 20, 13, 18, 20, 20];
+// The second skeleton's fold: a compound vowel goes with its first key (ㅘ ㅙ ㅚ → ㅗ, ㅝ ㅞ ㅟ → ㅜ,
+// ㅢ → ㅡ), any other vowel as in VOWEL_FOLD.
+const FIRST_KEY_FOLD = VOWEL_FOLD.map((fold, vowel) => FIRST_KEY[vowel] ?? fold);
 // Finals that are two keys (clusters): ㄳㄵㄶㄺㄻㄼㄽㄾㄿㅀㅄ.
 const CLUSTER_FINALS: ReadonlySet<number> = new Set([3, 5, 6, 9, 10, 11, 12, 13, 14, 15, 18]);
 // Final indices ( ㄱㄲㄳㄴㄵㄶㄷㄹㄺㄻㄼㄽㄾㄿㅀㅁㅂㅄㅅㅆㅇㅈㅊㅋㅌㅍㅎ): the finals a final
@@ -51,26 +60,39 @@ const FINAL_NEIGHBOURS: Record<number, number[]> = {
 
 const isSyllable = (code: number) => code >= SYLLABLE_FIRST && code <= SYLLABLE_LAST;
 
-/** The skeleton of one code unit; anything but a Hangul syllable is itself. */
-function skeletonCode(code: number): number {
+/** The skeleton of one code unit, its vowel folded by `vowelFold`; anything but a Hangul syllable is itself. */
+function skeletonCode(code: number, vowelFold: readonly number[]): number {
   if (!isSyllable(code)) return code;
   const offset = code - SYLLABLE_FIRST;
   const initial = Math.floor(offset / (VOWELS * FINALS));
   const vowel = Math.floor(offset / FINALS) % VOWELS;
-  return SYLLABLE_FIRST + (INITIAL_FOLD[initial]! * VOWELS + VOWEL_FOLD[vowel]!) * FINALS;
+  return SYLLABLE_FIRST + (INITIAL_FOLD[initial]! * VOWELS + vowelFold[vowel]!) * FINALS;
 }
 
-/** The skeleton of a normalised text, one code unit per code unit: `대동재` → `데도제`, `노천극장` → `노처그자`. */
-export function typoSkeleton(normalized: string): string {
+function skeletonOf(normalized: string, vowelFold: readonly number[]): string {
   let skeleton = '';
-  for (let i = 0; i < normalized.length; i++) skeleton += String.fromCharCode(skeletonCode(normalized.charCodeAt(i)));
+  for (let i = 0; i < normalized.length; i++) skeleton += String.fromCharCode(skeletonCode(normalized.charCodeAt(i), vowelFold));
   return skeleton;
 }
 
+/** The skeleton of a normalised text, one code unit per code unit: `대동재` → `데도제`, `노천극장` → `노처그자`. */
+export const typoSkeleton = (normalized: string) => skeletonOf(normalized, VOWEL_FOLD);
+
 /**
- * Keystrokes between two code units of equal skeleton: 0 when equal; a doubled initial 1; another
- * vowel of the class 1; a final missing or extra its keys (a cluster 2), or 1 when one key
- * of it differs (doubled, or one consonant of a cluster); any other final (ㄴ for ㅇ) too many.
+ * The skeletons a normalised text is found by and looked for by: `typoSkeleton`, then, when the
+ * text has a compound vowel, the one folding compounds to their first key (`화보` → `하보`, `호보`).
+ */
+export function typoSkeletons(normalized: string): string[] {
+  const skeleton = typoSkeleton(normalized);
+  const firstKeys = skeletonOf(normalized, FIRST_KEY_FOLD);
+  return firstKeys === skeleton ? [skeleton] : [skeleton, firstKeys];
+}
+
+/**
+ * Keystrokes between two code units of equal skeleton (one's `typoSkeleton`, the other's either):
+ * 0 when equal; a doubled initial 1; another vowel of the class, or a compound and its first key,
+ * 1; a final missing or extra its keys (a cluster 2), or 1 when one key of it differs (doubled, or
+ * one consonant of a cluster); any other vowel or final (ㅘ for ㅛ, ㄴ for ㅇ) too many.
  */
 function editsBetween(a: number, b: number): number {
   if (a === b) return 0;
@@ -79,7 +101,9 @@ function editsBetween(a: number, b: number): number {
   const y = b - SYLLABLE_FIRST;
   let edits = 0;
   if (Math.floor(x / (VOWELS * FINALS)) !== Math.floor(y / (VOWELS * FINALS))) edits++;
-  if (Math.floor(x / FINALS) % VOWELS !== Math.floor(y / FINALS) % VOWELS) edits++;
+  const vowelA = Math.floor(x / FINALS) % VOWELS;
+  const vowelB = Math.floor(y / FINALS) % VOWELS;
+  if (vowelA !== vowelB) edits += VOWEL_FOLD[vowelA] === VOWEL_FOLD[vowelB] || FIRST_KEY[vowelA] === vowelB || FIRST_KEY[vowelB] === vowelA ? 1 : Number.POSITIVE_INFINITY;
   const finalA = x % FINALS;
   const finalB = y % FINALS;
   if (finalA !== finalB) {
@@ -118,13 +142,18 @@ export function isTypoCandidate(word: string): boolean {
 
 /**
  * Whether `word` occurs in `text` within `maxTypoEdits(word)` keystrokes, and not exactly (both
- * normalised, spaces removed). `textSkeleton` is `typoSkeleton(text)` when the caller has it.
+ * normalised, spaces removed), one of the word's skeletons found in one of the text's.
+ * `textSkeletons` and `wordSkeletons` are their `typoSkeletons` when the caller has them.
  */
-export function matchesWithTypo(text: string, word: string, textSkeleton = typoSkeleton(text), wordSkeleton = typoSkeleton(word)): boolean {
+export function matchesWithTypo(text: string, word: string, textSkeletons = typoSkeletons(text), wordSkeletons = typoSkeletons(word)): boolean {
   const limit = maxTypoEdits(word);
-  for (let at = textSkeleton.indexOf(wordSkeleton); at >= 0; at = textSkeleton.indexOf(wordSkeleton, at + 1)) {
-    const edits = jamoEdits(text, at, word, limit);
-    if (edits >= 1 && edits <= limit) return true;
+  for (const textSkeleton of textSkeletons) {
+    for (const wordSkeleton of wordSkeletons) {
+      for (let at = textSkeleton.indexOf(wordSkeleton); at >= 0; at = textSkeleton.indexOf(wordSkeleton, at + 1)) {
+        const edits = jamoEdits(text, at, word, limit);
+        if (edits >= 1 && edits <= limit) return true;
+      }
+    }
   }
   return false;
 }

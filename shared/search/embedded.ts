@@ -14,13 +14,14 @@
 // common one along the date index until the page is full.
 // Typos: when no exact match has every word outside the description (nothing, or only weak
 // matches), Hangul words of two or more syllables are also matched within one jamo edit
-// (shared/korean/typo.ts): candidates hold the word's skeleton bigrams (tagged `y`) and
-// its skeleton as a substring of `typo_key`; the edit is then counted here. Those matches come
+// (shared/korean/typo.ts): candidates hold the bigrams of one of the word's skeletons (tagged
+// `y`) and that skeleton as a substring of `typo_key` (a document's two skeletons where it has a
+// compound vowel); the edit is then counted here. Those matches come
 // after every exact match, ranked by the same field order.
 import { setImmediate as setImmediatePromise } from 'node:timers/promises';
 import { bigramsOfNormalized, choseongOfNormalized, consonantRuns, isChoseongQuery } from '../korean/jamo.ts';
 import { normalizeText } from '../korean/normalize.ts';
-import { isTypoCandidate, matchesWithTypo, skeletonBigrams, typoSkeleton } from '../korean/typo.ts';
+import { isTypoCandidate, matchesWithTypo, skeletonBigrams, typoSkeletons } from '../korean/typo.ts';
 import { convertLayoutSlips } from '../korean/layout.ts';
 import { MAX_REWRITES, queryRewrites, type QueryRewrite } from '../korean/query-rewrites.ts';
 import { preparedQuery, type Db, type Queryable } from '../db/database.ts';
@@ -74,7 +75,7 @@ const removeDocuments = preparedQuery('search-remove-documents', `${WRITER} DELE
 /** Documents written by one statement. */
 const WRITE_BATCH = 500;
 /** Rows of an older format miss keys this code reads: `ensureCurrentFormat` rebuilds them. */
-export const DOCUMENT_FORMAT = 7;
+export const DOCUMENT_FORMAT = 8;
 export { SEARCH_TOTAL_CAP };
 /** Score of a query word by the field it matched exactly (api-service.md 2.7, plus venues). */
 export const TIER = { title: 8, source: 4, venue: 3, members: 2, description: 1, choseong: 4 } as const;
@@ -275,6 +276,19 @@ function addGramKeys(keys: Set<number>, tag: string, part: string, characters: b
 /** The condition that a document holds every one of `grams` (a GIN containment of their keys). */
 const holds = (grams: Iterable<string>, param: (value: unknown) => string) => `gram_keys @> ${param([...new Set([...grams].map(gramKey))])}::int[]`;
 
+/** The tagged bigrams of each of a word's typo skeletons (one, or two for a word with a compound vowel). */
+const typoGramSets = (word: string) => typoSkeletons(word).map((skeleton) => skeletonBigrams(skeleton).map((gram) => TYPO_TAG + gram));
+/** The row condition that a document's typo keys hold one of the word's typo skeletons. */
+const holdsSkeleton = (word: string, param: (value: unknown) => string) => {
+  const conditions = typoSkeletons(word).map((skeleton) => contains('typo_key', param(skeleton)));
+  return conditions.length === 1 ? conditions[0]! : `(${conditions.join(' OR ')})`;
+};
+/**
+ * Containments a typo search's candidates are asked for by at most: the choices of fields for the
+ * words not corrected, times the skeletons of the corrected words with two.
+ */
+const MAX_TYPO_CONTAINMENTS = 32;
+
 /**
  * The share of documents estimated to match a word: the sum over its fields of the rarest of its
  * grams there (an upper bound for a word of three or more characters); for a query, the words taken
@@ -337,9 +351,10 @@ export function sampledMatches(words: string[], statistics: GramStatistics): Sam
   return found;
 }
 const sampledShare = (words: string[], statistics: GramStatistics) => sampledMatches(words, statistics)?.share;
-/** Whether a sampled document holds the word's typo skeleton (so some document matches it within a typo, or exactly). */
+/** Whether a sampled document holds one of the word's typo skeletons (so some document matches it within a typo, or exactly). */
 function sampleHoldsSkeleton(word: string, statistics: GramStatistics): boolean {
-  return joinedSample(statistics).typo.includes(typoSkeleton(word));
+  const { typo } = joinedSample(statistics);
+  return typoSkeletons(word).some((skeleton) => typo.includes(skeleton));
 }
 
 /**
@@ -468,7 +483,7 @@ export function documentRow(document: SearchDocument): DocumentRow {
   const keys = new Set<number>();
   const add = (field: Field, part: string, characters: boolean) => addGramKeys(keys, FIELD_TAG[field], part, characters);
   const choseongs: string[] = [];
-  const skeletons = [title, ...sources, ...venues, ...members].map(typoSkeleton);
+  const skeletons = [title, ...sources, ...venues, ...members].flatMap(typoSkeletons);
   for (const skeleton of skeletons) addGramKeys(keys, TYPO_TAG, skeleton, false);
   add('title', title, true);
   for (const part of sources) add('source', part, true);
@@ -658,7 +673,8 @@ export class EmbeddedSearchIndex implements SearchIndex {
     const columns = asked.map((word, i) => {
       const exact = `EXISTS (SELECT 1 FROM search_documents WHERE ${EmbeddedSearchIndex.candidates([word], param, statistics)} AND (${scores[i]}) > 0)`;
       if (!isTypoCandidate(word)) return `${exact} AS p${i}`;
-      const typo = `EXISTS (SELECT 1 FROM search_documents WHERE ${holds(skeletonBigrams(word).map((gram) => TYPO_TAG + gram), param)} AND ${contains('typo_key', param(typoSkeleton(word)))})`;
+      const grams = typoGramSets(word).map((set) => holds(set, param));
+      const typo = `EXISTS (SELECT 1 FROM search_documents WHERE ${grams.length === 1 ? grams[0] : `(${grams.join(' OR ')})`} AND ${holdsSkeleton(word, param)})`;
       return `(${exact} OR ${typo}) AS p${i}`;
     });
     const [, [row] = []] = await this.db.multi<Record<string, boolean>>(`${BITMAP_ONLY} SELECT ${columns.join(', ')}`, values);
@@ -932,21 +948,25 @@ export class EmbeddedSearchIndex implements SearchIndex {
     const typoWords = words.filter(isTypoCandidate);
     const statistics = await this.gramFrequencies.get();
     const tableRows = statistics.rows;
-    const typoGrams = new Set<string>();
-    for (const word of typoWords) for (const gram of skeletonBigrams(word)) typoGrams.add(TYPO_TAG + gram);
     const exactScores = this.exactScores(words, param);
     const exactWords = words.filter((word) => !isTypoCandidate(word));
     // Candidates hold the skeleton bigrams and, for each word that is not corrected, its grams in
     // one of its fields: one containment per choice of fields, so the GIN index intersects them (a
     // mistyped name beside fromis_9 has 15,000 skeleton candidates, and none left after that).
     const choices = exactWords.length <= MAX_LEVEL_WORDS ? combinations(exactWords) : [];
-    const candidates = choices.length > 0
-      ? `(${choices.map((combination) => holds([...typoGrams, ...combination.flatMap((field, i) => askedGrams(field, exactWords[i]!, statistics))], param)).join(' OR ')})`
-      : holds(typoGrams, param);
+    // A corrected word with two typo skeletons (a compound vowel) doubles the containments, one
+    // per skeleton, up to MAX_TYPO_CONTAINMENTS; past that, its skeletons are one more condition.
+    let containments = choices.length > 0 ? choices.map((combination) => combination.flatMap((field, i) => askedGrams(field, exactWords[i]!, statistics))) : [[]];
+    const apart: string[] = [];
+    for (const sets of typoWords.map(typoGramSets)) {
+      if (sets.length === 1 || containments.length * sets.length <= MAX_TYPO_CONTAINMENTS) containments = containments.flatMap((grams) => sets.map((set) => [...grams, ...set]));
+      else apart.push(`(${sets.map((set) => holds(set, param)).join(' OR ')})`);
+    }
+    const candidates = [`(${containments.map((grams) => holds(grams, param)).join(' OR ')})`, ...apart].join(' AND ');
     // Checked row by row (they imply the grams above, which only the index should test: a row's
     // keys are an array of 200 or so, slow to search row by row).
     const conditions = [
-      ...typoWords.map((word) => contains('typo_key', param(typoSkeleton(word)))),
+      ...typoWords.map((word) => holdsSkeleton(word, param)),
       // Words that are not corrected must match exactly; the corrected ones not all exactly
       // (when the exact search found nothing, none does).
       ...exactScores.filter((_, i) => !isTypoCandidate(words[i]!)).map((score) => `(${score}) > 0`),
@@ -958,16 +978,18 @@ export class EmbeddedSearchIndex implements SearchIndex {
     const columns = `schedule_id, to_char(date, 'YYYY-MM-DD') AS day, title_key, source_key, venue_key, members_key, ARRAY[${sqlScores.join(', ')}] AS scores`;
     // The newest MAX_TYPO_CANDIDATES candidates: a dense set (a typo of 대학, of a member's name) is
     // walked along the date index, a rare one read from the GIN index and sorted. How dense: at most
-    // the share of documents holding the rarest skeleton bigram of a corrected word, or the
-    // `wordDensity` of another word (gram statistics, no round trip). That bound is the share itself
-    // for one word of two syllables (one bigram); otherwise, when it allows a walk, the matches
-    // are counted among the newest TYPO_PROBE_ROWS documents: a skeleton's bigrams can each be
-    // common and the skeleton rare (어이도: 이도 in 8.6% of the benchmark's documents, the skeleton
-    // in 3.1%, walked 10,000 rows), and words are not independent (fromis_9 and 축하공연 are each
-    // in a third of the documents and together in none).
-    const skeletonDensity = (word: string) => Math.min(1, ...skeletonBigrams(word).map((gram) => statistics.frequency(gramKey(TYPO_TAG + gram))));
+    // the share of documents holding the rarest skeleton bigram of a corrected word (the larger of
+    // its two skeletons': a text with a compound vowel holds both, so a sum would count it twice),
+    // or the `wordDensity` of another word (gram statistics, no round trip). That bound is the
+    // share itself for one word of two syllables (one bigram a skeleton); otherwise, when it allows
+    // a walk, the matches are counted among the newest TYPO_PROBE_ROWS documents: a skeleton's
+    // bigrams can each be common and the skeleton rare (어이도: 이도 in 8.6% of the benchmark's
+    // documents, the skeleton in 3.1%, walked 10,000 rows), and words are not independent (fromis_9
+    // and 축하공연 are each in a third of the documents and together in none).
+    const skeletonDensity = (word: string) =>
+      Math.max(...typoGramSets(word).map((set) => Math.min(1, ...set.map((gram) => statistics.frequency(gramKey(gram))))));
     const bound = Math.min(...words.map((word) => (isTypoCandidate(word) ? skeletonDensity(word) : wordDensity(word, statistics))));
-    const exactBound = words.length === 1 && skeletonBigrams(words[0]!).length === 1;
+    const exactBound = words.length === 1 && typoGramSets(words[0]!).every((set) => set.length === 1);
     const density = !walkWins(bound * tableRows, MAX_TYPO_CANDIDATES, tableRows) || exactBound
       ? bound
       : (await this.db.one<{ n: number }>(
@@ -977,7 +999,7 @@ export class EmbeddedSearchIndex implements SearchIndex {
     if (!walkWins(density * tableRows, MAX_TYPO_CANDIDATES, tableRows)) {
       // A set estimated large is read from the newest TYPO_WINDOW_SLACK times the documents expected to hold the candidates.
       const windowRows = density > 0 ? (TYPO_WINDOW_SLACK * MAX_TYPO_CANDIDATES) / density : tableRows;
-      const from = windowWins(choices.length || 1, windowRows, density * tableRows, tableRows) ? statistics.newestFrom(windowRows) : undefined;
+      const from = windowWins(containments.length, windowRows, density * tableRows, tableRows) ? statistics.newestFrom(windowRows) : undefined;
       return rankTypoMatches(words, await this.newestFirst<TypoCandidate>(columns, `${candidates} AND ${conditions}`, MAX_TYPO_CANDIDATES, values, from));
     }
     // The walk stops at COUNT_WALK_SLACK times the rows the estimate expected (an upper bound: a
@@ -1013,7 +1035,7 @@ type TypoCandidate = { schedule_id: number; day: string; title_key: string; sour
  */
 function rankTypoMatches(words: string[], rows: TypoCandidate[]): number[] {
   const ranked: { id: number; date: string; score: number }[] = [];
-  const wordSkeletons = words.map((word) => (isTypoCandidate(word) ? typoSkeleton(word) : undefined));
+  const wordSkeletons = words.map((word) => (isTypoCandidate(word) ? typoSkeletons(word) : undefined));
   for (const row of rows) {
     const fields = [
       [row.title_key, TYPO_TIER.title, TIER.title],
@@ -1030,7 +1052,7 @@ function rankTypoMatches(words: string[], rows: TypoCandidate[]): number[] {
         continue;
       }
       const wordSkeleton = wordSkeletons[i];
-      const tier = wordSkeleton === undefined ? undefined : fields.find(([text]) => matchesWithTypo(text, word, typoSkeleton(text), wordSkeleton))?.[1];
+      const tier = wordSkeleton === undefined ? undefined : fields.find(([text]) => matchesWithTypo(text, word, typoSkeletons(text), wordSkeleton))?.[1];
       if (tier === undefined) {
         matchedAll = false;
         break;

@@ -9,12 +9,13 @@
 // description (a `filter` aggregation of the same request tells), a second request finds the
 // documents matching within one jamo edit, after the exact ones. Each field keeps, per run of
 // Hangul syllables and each part of it of two or more syllables, a keyword `skeleton|jamo`
-// (shared/korean/typo.ts); a `fuzzy` query with `prefix_length` covering the skeleton and
-// `fuzziness` 1 then accepts one jamo edit that leaves the skeleton as it is.
+// (shared/korean/typo.ts), and a second `skeleton|jamo` for a part with a compound vowel; a
+// `fuzzy` query per skeleton of the word, `prefix_length` covering the skeleton and `fuzziness`
+// its keystrokes, then accepts jamo edits that leave the skeleton as it is.
 import { createHash } from 'node:crypto';
 import { Client, errors, type API } from '@opensearch-project/opensearch';
 import { choseong, isChoseongQuery } from '../korean/jamo.ts';
-import { isTypoCandidate, jamoWord, maxTypoEdits, typoSkeleton } from '../korean/typo.ts';
+import { isTypoCandidate, jamoWord, maxTypoEdits, typoSkeleton, typoSkeletons } from '../korean/typo.ts';
 import { normalizeText } from '../korean/normalize.ts';
 import { parseUserDictionary } from '../korean/dictionary.ts';
 import type { Logger } from '../runtime/logger.ts';
@@ -35,7 +36,7 @@ const TEXT_FIELDS = ['title', 'source', 'venue', 'members', 'description'] as co
 const TYPO_FIELDS = ['title', 'source', 'venue', 'members'] as const;
 type TypoField = (typeof TYPO_FIELDS)[number];
 /** Version of the mapping and of `indexedDocument`: an index of another format is rebuilt by `ensure`. */
-export const INDEX_FORMAT = 3;
+export const INDEX_FORMAT = 4;
 /** Longest run of Hangul syllables whose parts are all indexed for typos (longer runs: their start). */
 const MAX_TYPO_RUN = 12;
 const HANGUL_RUN = /[가-힣]+/g;
@@ -58,6 +59,11 @@ export type IndexedDocument = {
 
 /** The typo key of a word: its skeleton, `|`, its jamo. */
 export const typoKey = (word: string) => `${typoSkeleton(word)}|${jamoWord(word)}`;
+/** The typo keys of a word: one per skeleton (`typoSkeletons`: two with a compound vowel). */
+const typoKeysOf = (word: string) => {
+  const jamo = jamoWord(word);
+  return typoSkeletons(word).map((skeleton) => `${skeleton}|${jamo}`);
+};
 
 /** Typo keys of every part (two syllables or more) of every Hangul run of the values. */
 export function typoKeys(values: string[]): string[] {
@@ -66,7 +72,7 @@ export function typoKeys(values: string[]): string[] {
     for (const [match] of value.matchAll(HANGUL_RUN)) {
       const run = match.slice(0, MAX_TYPO_RUN);
       for (let start = 0; start + 2 <= run.length; start++) {
-        for (let end = start + 2; end <= run.length; end++) keys.add(typoKey(run.slice(start, end)));
+        for (let end = start + 2; end <= run.length; end++) for (const key of typoKeysOf(run.slice(start, end))) keys.add(key);
       }
     }
   }
@@ -198,12 +204,15 @@ function wordQuery(word: string): Query {
 }
 
 /**
- * `word` (a typo candidate) within its keystrokes in a field's typo keys: skeleton equal, jamo
- * (a compound vowel or a cluster is two) `maxTypoEdits` edits apart: one, two from five syllables.
+ * `word` (a typo candidate) within its keystrokes in a field's typo keys: one of its skeletons
+ * equal, jamo (a compound vowel or a cluster is two) `maxTypoEdits` edits apart: one, two from
+ * five syllables.
  */
 function typoMatches(field: TypoField, word: string): Query {
-  const skeleton = typoSkeleton(word);
-  return { fuzzy: { [`typo.${field}`]: { value: typoKey(word), fuzziness: maxTypoEdits(word), prefix_length: skeleton.length + 1, transpositions: false } } };
+  const fuzzy = typoKeysOf(word).map((key): Query => ({
+    fuzzy: { [`typo.${field}`]: { value: key, fuzziness: maxTypoEdits(word), prefix_length: key.indexOf('|') + 1, transpositions: false } },
+  }));
+  return fuzzy.length === 1 ? fuzzy[0]! : { bool: { should: fuzzy, minimum_should_match: 1 } };
 }
 
 /** A word matched exactly in its best field, or else within one jamo edit (typo tiers, below every exact tier). */
