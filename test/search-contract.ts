@@ -252,6 +252,18 @@ export function registerSearchContract(name: string, setup: () => Promise<Search
     t.deepEqual(await ids(index, '봄 대동재'), [festival.scheduleId], 'one exact word and one typo');
   });
 
+  test.serial(`${name}: a compound vowel missing its second key, or a second key too many, is one keystroke`, async (t) => {
+    const index = await emptyIndex();
+    const photos = schedule({ title: '[화보] 촬영 현장', date: '2025-03-01' });
+    const commute = schedule({ title: '퇴근길 영상', date: '2025-03-02' });
+    const concert = schedule({ title: '팬콘서트 티켓 오픈', date: '2025-03-03' });
+    await index.upsert([photos, commute, concert, schedule({ title: '효도 여행', date: '2025-03-04' })]);
+    t.deepEqual(await ids(index, '호보'), [photos.scheduleId], 'ㅘ typed ㅗ');
+    t.deepEqual(await ids(index, '토근길'), [commute.scheduleId], 'ㅚ typed ㅗ');
+    t.deepEqual(await ids(index, '팬콴서트'), [concert.scheduleId], 'ㅗ typed ㅘ');
+    t.deepEqual(await ids(index, '효보'), [], 'ㅘ typed ㅛ is two keystrokes');
+  });
+
   test.serial(`${name}: two jamo edits in a word, or an edit that is not a slip, find nothing`, async (t) => {
     const index = await emptyIndex();
     const festival = schedule({ title: '봄 대동제 축하공연' });
