@@ -33,7 +33,7 @@ export const SearchResults = Type.Object({
   ignoredWords: Type.Optional(
     Type.Array(Type.String(), {
       description:
-        'Present only when no schedule matches every word of the query: the words the results leave out (a word matching nothing, then one word at a time: digits first, then the shortest). The results match every other word.',
+        'Present only when no schedule matches every word of the query: the words the results on this page leave out. Words matching nothing are left out first; when the rest still match nothing together, the schedules matching all of them but one come (of three words or more, each word left out in turn, listed in the order they are left out: digits first, then the shortest, the last typed first), then fewer. Each result matches every word not named here.',
     }),
   ),
 });

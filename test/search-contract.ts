@@ -273,6 +273,24 @@ export function registerSearchContract(name: string, setup: () => Promise<Search
     t.deepEqual(await index.search('봄 대동조', PAGE), { ids: [festival.scheduleId], total: 1, ignoredWords: ['대동조'] });
   });
 
+  test.serial(`${name}: no document matching all three words, those matching all but one come, each word left out in turn`, async (t) => {
+    const index = await emptyIndex();
+    const radio = schedule({ title: '송하영 라디오 출연', date: '2025-01-01' });
+    const signing = schedule({ title: '부산 팬사인회', memberNames: ['송하영'], date: '2025-02-01' });
+    const broadcast = schedule({ title: '라디오 부산 공개방송', date: '2025-03-01' });
+    await index.upsert([radio, signing, broadcast, schedule({ title: '서울 콘서트', date: '2025-04-01' })]);
+    // Left out in turn: 부산 (the shortest), then 라디오 (of two as long, the last typed), then 송하영.
+    t.deepEqual(await index.search('송하영 라디오 부산', PAGE), {
+      ids: [radio.scheduleId, signing.scheduleId, broadcast.scheduleId],
+      total: 3,
+      ignoredWords: ['부산', '라디오', '송하영'],
+    });
+    // A page names the words its own documents leave out.
+    t.deepEqual(await index.search('송하영 라디오 부산', { offset: 1, limit: 1 }), { ids: [signing.scheduleId], total: 3, ignoredWords: ['라디오'] });
+    // A word matching nothing is left out first; the other two then match together.
+    t.deepEqual(await index.search('송하영 라디오 오사카', PAGE), { ids: [radio.scheduleId], total: 1, ignoredWords: ['오사카'] });
+  });
+
   test.serial(`${name}: a word naming a month no text holds reads as the schedules' month (5월 대동제 → the 대동제 of May)`, async (t) => {
     const index = await emptyIndex();
     const may = schedule({ title: '건국대학교 봄 대동제', date: '2025-05-08' });

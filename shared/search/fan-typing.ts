@@ -2,10 +2,10 @@
 // first (exact, best first); when nothing matches well, the bounded rewrites of
 // shared/korean/query-rewrites.ts (a keyboard-layout slip, fan shorthand, particles, a half-typed
 // last syllable, letters and digits run together) follow the exact matches, then the typo matches;
-// and when no document matches every word, words are left out (those matching nothing, then one
-// at most MAX_DROP_ATTEMPTS more searches) and named in `ignoredWords`; a word naming a month
-// (5월) is first read as the schedules' month instead. Every step is one
-// engine search of at most eight words: a query costs at most a fixed number of them.
+// and when no document matches every word, words are left out (those matching nothing, then each
+// word in turn, then at most MAX_DROP_ATTEMPTS more searches) and named in `ignoredWords`; a word
+// naming a month (5월) is first read as the schedules' month instead. Every step is one engine
+// search of at most eight words: a query costs at most a fixed number of them.
 import { isTypoCandidate } from '../korean/typo.ts';
 import type { QueryRewrite } from '../korean/query-rewrites.ts';
 import { SEARCH_TOTAL_CAP, type SearchPage } from './search-index.ts';
@@ -16,8 +16,8 @@ export const MERGE_LIMIT = 200;
 export const MAX_FAN_TYPING_WORDS = 6;
 /** Queries of at most this many words also look for typos in a rewrite. */
 const MAX_TYPO_REWRITE_WORDS = 3;
-/** Searches leaving words out, tried when no document matches every word. */
-export const MAX_DROP_ATTEMPTS = 4;
+/** Searches leaving words out one after another (after the all-but-one searches of three words or more). */
+export const MAX_DROP_ATTEMPTS = 2;
 
 type Page = { offset: number; limit: number };
 
@@ -179,10 +179,47 @@ async function subsetPage(engine: WordSearchEngine, words: string[], page: Page,
 }
 
 /**
+ * The documents matching all but one of three or more words (none matches all): one exact search
+ * a word left out, sent together, listed in the leave-out order. The lists are disjoint (a
+ * document in two would match every word), so the total is their sum. `ignoredWords` names the
+ * words the documents on the page leave out (every list's, for a page past the end); undefined
+ * when no list has a match.
+ */
+async function allButOne(engine: WordSearchEngine, kept: string[], order: string[], page: Page, ignored: string[]): Promise<SearchPage | undefined> {
+  const end = page.offset + page.limit;
+  const lists = await Promise.all(order.map((left) => engine.exact(kept.filter((word) => word !== left), { offset: 0, limit: end })));
+  const merged: number[] = [];
+  const onPage: string[] = [];
+  const matching: string[] = [];
+  let sum = 0;
+  let uncounted = false;
+  for (const [i, list] of lists.entries()) {
+    if (list.total === 0) continue;
+    matching.push(order[i]!);
+    // A list holding more than was read fills the page: the ones after it start past its end.
+    if (merged.length < end) {
+      if (merged.length + list.ids.length > page.offset) onPage.push(order[i]!);
+      merged.push(...list.ids.slice(0, end - merged.length));
+    }
+    sum += list.total;
+    uncounted ||= list.hasMore !== undefined;
+  }
+  if (sum === 0) return undefined;
+  const capped = uncounted || sum > SEARCH_TOTAL_CAP;
+  return {
+    ids: merged.slice(page.offset, end),
+    total: Math.min(sum, SEARCH_TOTAL_CAP),
+    ...(capped ? { hasMore: sum > end || lists.some((list) => list.hasMore) } : {}),
+    ignoredWords: [...ignored, ...(onPage.length > 0 ? onPage : matching)],
+  };
+}
+
+/**
  * No document matches every word: the words matching nothing are left out, then (when the rest
- * still match nothing together) more words, at most MAX_DROP_ATTEMPTS searches: in the order words
- * with digits first (a month or a year beside a name), then the shortest, the last typed first;
- * the first word, or else the second, then the first two together, then the first three.
+ * still match nothing together) more words, in the order words with digits first (a month or a
+ * year beside a name), then the shortest, the last typed first. Of three words or more, each is
+ * left out in turn at once (`allButOne`); then the first two together, then the first three. Of
+ * two, the first, or else the second.
  */
 async function leaveWordsOut(engine: WordSearchEngine, words: string[], page: Page, present: boolean[], month?: Promise<SearchPage>): Promise<SearchPage> {
   // A word naming a month that no text holds with the others (5월 대동제): the other words among
@@ -204,7 +241,11 @@ async function leaveWordsOut(engine: WordSearchEngine, words: string[], page: Pa
     .map((word, i) => ({ word, i, digits: /[0-9]/.test(word) ? 0 : 1 }))
     .sort((a, b) => a.digits - b.digits || [...a.word].length - [...b.word].length || b.i - a.i)
     .map(({ word }) => word);
-  const attempts = [[order[0]!], [order[1]!], ...(order.length > 2 ? [order.slice(0, 2)] : []), ...(order.length > 3 ? [order.slice(0, 3)] : [])];
+  if (kept.length >= 3) {
+    const found = await allButOne(engine, kept, order, page, ignored);
+    if (found) return found;
+  }
+  const attempts = kept.length >= 3 ? [order.slice(0, 2), ...(order.length > 3 ? [order.slice(0, 3)] : [])] : [[order[0]!], [order[1]!]];
   for (const left of attempts.slice(0, MAX_DROP_ATTEMPTS)) {
     const found = await subsetPage(engine, kept.filter((word) => !left.includes(word)), page, [...ignored, ...left]);
     if (found) return found;
