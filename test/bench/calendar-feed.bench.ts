@@ -5,12 +5,12 @@
 // Run: node --import tsx test/bench/calendar-feed.bench.ts
 import { execFile, spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { freePort } from '../../shared/db/embedded-postgres.ts';
 import { START_ARGS, startEnv } from '../helpers/process.ts';
+import { get } from './http-get.ts';
 import { median } from './stats.ts';
 
 const run = promisify(execFile);
@@ -29,16 +29,6 @@ async function load(url: string, headers: Record<string, string> = {}, expect304
   const { stdout } = await run(process.execPath, args, { maxBuffer: 64 * 1024 * 1024 });
   const parsed = JSON.parse(stdout);
   return { requests: parsed.requests.average, p99: parsed.latency.p99, bad: expect304 ? parsed.errors : parsed.non2xx + parsed.errors };
-}
-
-function get(url: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }> {
-  return new Promise((resolve, reject) => {
-    request(url, { headers }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks) }));
-    }).on('error', reject).end();
-  });
 }
 
 const dataDir = await mkdtemp(join(tmpdir(), 'calendar-feed-bench-'));

@@ -6,7 +6,6 @@
 // own process on the same 2 cores. Run: node --import tsx test/bench/calendar.bench.ts
 import { execFile, spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -14,6 +13,7 @@ import Fastify from 'fastify';
 import uWS from 'uWebSockets.js';
 import { freePort } from '../../shared/db/embedded-postgres.ts';
 import { START_ARGS, startEnv } from '../helpers/process.ts';
+import { get } from './http-get.ts';
 import { median } from './stats.ts';
 
 const run = promisify(execFile);
@@ -87,16 +87,6 @@ const best = (rounds: Load[][]) => rounds[0]!.map((_, i) => rounds.map((results)
 
 /** Target a's rate over target b's in each round, the pair measured back to back. */
 const ratios = (rounds: Load[][], a: number, b: number) => rounds.map((results) => results[a]!.requests / results[b]!.requests);
-
-function get(url: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }> {
-  return new Promise((resolve, reject) => {
-    request(url, { headers }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks) }));
-    }).on('error', reject).end();
-  });
-}
 
 // The service as a user runs it: `npm start` (all roles) on a data folder holding the demo data.
 const dataDir = await mkdtemp(join(tmpdir(), 'calendar-bench-'));
