@@ -1043,6 +1043,9 @@ function rankTypoMatches(words: string[], rows: TypoCandidate[]): number[] {
       [row.venue_key, TYPO_TIER.venue, TIER.venue],
       [row.members_key, TYPO_TIER.members, TIER.members],
     ] as const;
+    // Each field's typo skeletons, computed once a row when a word first needs them.
+    const fieldSkeletons: string[][] = [];
+    const skeletonsOf = (field: number) => (fieldSkeletons[field] ??= typoSkeletons(fields[field]![0]));
     let score = 0;
     let matchedAll = true;
     for (const [i, word] of words.entries()) {
@@ -1051,8 +1054,8 @@ function rankTypoMatches(words: string[], rows: TypoCandidate[]): number[] {
         score += exactScore;
         continue;
       }
-      const wordSkeleton = wordSkeletons[i];
-      const tier = wordSkeleton === undefined ? undefined : fields.find(([text]) => matchesWithTypo(text, word, typoSkeletons(text), wordSkeleton))?.[1];
+      const skeletons = wordSkeletons[i];
+      const tier = skeletons === undefined ? undefined : fields.find(([text], field) => matchesWithTypo(text, word, skeletonsOf(field), skeletons))?.[1];
       if (tier === undefined) {
         matchedAll = false;
         break;
