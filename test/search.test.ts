@@ -100,34 +100,55 @@ test('embedded: rows written before migration 013 are rebuilt at start, with the
   t.is((await database.db.one<{ format: number }>('SELECT format FROM search_documents WHERE schedule_id = $1', [id])).format, DOCUMENT_FORMAT);
 });
 
-test('embedded: an upsert and a remove, one statement each, wait for a rebuild holding the writers\' lock and land after it', async (t) => {
+test('embedded: an upsert and a remove sent during a rebuild wait for it and land in the rebuilt index', async (t) => {
   const database = await migratedDatabase(t);
   const index = await createSearchIndex({ db: database.db, opensearchUrl: null, logger });
   await index.upsert([document({ scheduleId: 1, title: '팬미팅 안내' })]);
-  // What a rebuild holds for its whole transaction, held here on a connection of the test's own.
-  const rebuild = await database.db.connect();
-  let holding = true;
-  const release = async () => {
-    if (!holding) return;
-    holding = false;
-    await rebuild.none('COMMIT');
-    rebuild.done();
+  // Enough documents that the rebuild runs a while: the writes are sent once it holds the table.
+  const filler = Array.from({ length: 3_000 }, (_, i) => document({ scheduleId: 100 + i, title: `공연 ${i}`, date: '2025-01-01' }));
+  const rebuilding = index.rebuild([document({ scheduleId: 1, title: '팬미팅 안내' }), ...filler]);
+  const holding = async () =>
+    (await database.db.one<{ n: number }>("SELECT count(*)::int AS n FROM pg_locks l JOIN pg_class c ON c.oid = l.relation WHERE c.relname = 'search_documents' AND l.granted AND l.mode = 'ShareRowExclusiveLock'")).n > 0;
+  const until = async (check: () => Promise<boolean>) => {
+    for (const deadline = Date.now() + 10_000; Date.now() < deadline; await new Promise((resolve) => setTimeout(resolve, 5))) if (await check()) return true;
+    return false;
   };
-  t.teardown(release); // a failed assertion throws: the lock must not outlive the test
-  await rebuild.none('BEGIN');
-  await rebuild.one('SELECT pg_advisory_xact_lock(7281010)');
+  t.true(await until(holding), 'the rebuild holds the table');
   let settled = 0;
   const upserted = index.upsert([document({ scheduleId: 2, title: '팬미팅 후기' })]).finally(() => settled++);
   const removed = index.remove([1]).finally(() => settled++);
-  const waiting = async () => (await database.db.one<{ n: number }>("SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory' AND NOT granted")).n;
-  const deadline = Date.now() + 3_000;
-  while ((await waiting()) < 2 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
-  t.is(await waiting(), 2);
+  const waiting = async () => (await database.db.one<{ n: number }>('SELECT count(*)::int AS n FROM pg_locks WHERE NOT granted')).n;
+  t.true(await until(async () => (await waiting()) >= 2), 'both writes wait');
   t.is(settled, 0);
+  // Readers go on meanwhile, on the old rows.
   t.deepEqual((await index.search('팬미팅', { offset: 0, limit: 10 })).ids, [1]);
-  await release();
+  t.is(await rebuilding, 3_001);
   await Promise.all([upserted, removed]);
   t.deepEqual((await index.search('팬미팅', { offset: 0, limit: 10 })).ids, [2]);
+  t.is(await index.count(), 3_001);
+});
+
+test('embedded: a rebuild leaves indexes the size of a fresh build, under their own names', async (t) => {
+  const database = await migratedDatabase(t);
+  const index = await createSearchIndex({ db: database.db, opensearchUrl: null, logger });
+  const documents = Array.from({ length: 3_000 }, (_, i) => document({ scheduleId: i + 1, title: `팬미팅 ${i % 97} 콘서트 ${i}`, memberNames: ['송하영', '이채영'].slice(i % 2), date: `2025-${String((i % 12) + 1).padStart(2, '0')}-01` }));
+  const sizes = () =>
+    database.db.map<[string, number]>(
+      "SELECT c.relname AS name, pg_relation_size(c.oid)::int AS size FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid WHERE i.indrelid = 'search_documents'::regclass ORDER BY 1",
+      [],
+      (row: { name: string; size: number }) => [row.name, row.size],
+    );
+  const before = new Map(await sizes());
+  await index.rebuild(documents);
+  const fresh = new Map(await sizes());
+  await index.rebuild(documents);
+  await index.rebuild(documents);
+  const again = new Map(await sizes());
+  t.deepEqual([...again.keys()], [...before.keys()], 'the migrations\' index names');
+  for (const [name, size] of fresh) t.true(again.get(name)! <= size * 1.1, `${name}: ${again.get(name)} bytes after three rebuilds, ${size} after one`);
+  t.is((await database.db.one<{ n: number }>("SELECT count(*)::int AS n FROM pg_constraint WHERE conrelid = 'search_documents'::regclass AND contype = 'p'")).n, 1);
+  t.deepEqual((await index.search('팬미팅 96', { offset: 0, limit: 3 })).ids.length, 3);
+  t.false((await database.db.one<{ left: boolean }>("SELECT to_regclass('search_documents_rebuilt') IS NOT NULL AS left")).left);
 });
 
 test('a written schedule\'s search document is read with the plan its connection made once, not planned on every write', async (t) => {

@@ -115,6 +115,14 @@ export function preparedQuery(name: string, text: string): (...values: unknown[]
   return (...values) => new pgPromise.PreparedStatement({ name, text, values });
 }
 
+/**
+ * A query whose values travel as parameters, parsed and planned on every call (no name bound to
+ * its text): for a statement whose tables change between calls.
+ */
+export function parameterizedQuery(text: string, values: unknown[]): pgPromise.ParameterizedQuery {
+  return new pgPromise.ParameterizedQuery({ text, values });
+}
+
 /** What a write that reads no result needs: a database, a transaction, or a WriteBatch. */
 export interface Writer {
   none(query: string | pgPromise.PreparedStatement, values?: unknown): Promise<unknown>;
