@@ -453,6 +453,25 @@ chromiumTest('browser: only the mirror origin is reachable, images render, pages
   t.is((await browser.pages()).length, baselinePages, 'a failing callback still closes its tab');
 });
 
+chromiumTest('browser: with the page\'s interception off, another port of an allowed host is still unreachable (the proxy)', async (t) => {
+  const posts = hourlyPosts(1, '프록시');
+  posts[0] = { ...posts[0]!, images: ['Proxy1.jpg'] };
+  mirror.setPosts('group_p', posts);
+  const before = thirdPartyRequests.length;
+  const sizes = await withPage(
+    async (page) => {
+      await page.setRequestInterception(false);
+      await page.goto(`${mirror.url}/group_p`, { waitUntil: 'load' });
+      return page.$$eval('img', (images) => images.map((image) => (image as { naturalWidth: number }).naturalWidth));
+    },
+    { executablePath: CHROMIUM, timeoutMs: 5_000, allowedOrigins: [mirror.url] },
+  );
+  t.true(sizes.includes(8), 'the mirror\'s own image still loads');
+  t.true(sizes.includes(0), 'the other port\'s image does not');
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  t.deepEqual(thirdPartyRequests.slice(before), [], 'nothing reached the other port');
+});
+
 chromiumTest('browser: a host outside the resolver rules gets a new browser; the old one is closed', async (t) => {
   const first = await getBrowser({ executablePath: CHROMIUM });
   const wider = await getBrowser({ executablePath: CHROMIUM, allowedHosts: ['mirror.invalid'] });

@@ -379,7 +379,7 @@ export class MicroblogReader {
     notFoundMessage = '계정을 찾을 수 없습니다.',
   ): Promise<T> {
     // Launch outside the breaker: a missing browser says nothing about the mirror.
-    await getBrowser({ executablePath: this.#executablePath, allowedHosts: [new URL(this.#mirrorOrigin).hostname] });
+    await getBrowser({ executablePath: this.#executablePath, allowedHosts: [new URL(this.#mirrorOrigin).hostname], allowedOrigins: [this.#mirrorOrigin] });
     const outcome = await this.#breaker.run(() =>
       withPage<PageOutcome<T>>(
         async (page) => {
