@@ -143,10 +143,12 @@ export async function searchAsFansType(engine: WordSearchEngine, words: string[]
   const present = presence ? await presence.catch(() => undefined) : undefined;
   if (words.some(isTypoCandidate) && !present?.includes(false)) add((head.total === 0 ? await early?.typos : undefined) ?? (await engine.typos(words, head.total > 0)));
   if (merged.size === 0 && words.length <= MAX_TYPO_REWRITE_WORDS) {
-    // A short query's first rewrite that may hold a typo (가요데축재, split by the analyser and read
-    // whole again; Latin keys of a mistyped word), within one more search; not a half-typed
-    // reading (a typo in it would be a second slip).
-    const typoRewrite = rewritten.find((rewrite) => rewrite.kind !== 'prefix' && rewrite.words.some(isTypoCandidate));
+    // A short query's first rewrite that may hold a typo in a word of its own (가요데축재, split by
+    // the analyser and read whole again; Latin keys of a mistyped word), within one more search;
+    // not a half-typed reading (a typo in it would be a second slip), nor a rewrite whose mistyped
+    // words are the query's (fromis_9 서우대학교 as fromis 9 서우대학교: the same typo search again,
+    // two statements more before the words are left out).
+    const typoRewrite = rewritten.find((rewrite) => rewrite.kind !== 'prefix' && rewrite.words.some((word) => isTypoCandidate(word) && !words.includes(word)));
     if (typoRewrite) add(await engine.typos(typoRewrite.words, false));
   }
   if (merged.size > 0 || words.length < 2) return { ids: [...merged].slice(page.offset, end), total: merged.size + unread };
