@@ -200,6 +200,29 @@ export function registerSearchContract(name: string, setup: () => Promise<Search
     }
   });
 
+  test.serial(`${name}: lists merged past 1,000 (two shorthand readings, exact and typo matches) report 1000 with hasMore`, async (t) => {
+    const index = await emptyIndex();
+    // 음방 reads as 음악방송 and as 컴백 무대 (the shipped synonyms): 1,050 titles hold each. 가을축제
+    // is in 900 descriptions (weak exact matches) and 가을축재, one jamo off, in 300 titles.
+    const day = (i: number) => new Date(Date.UTC(2021, 0, 1) + (i % 700) * 86_400_000).toISOString().slice(0, 10);
+    await index.rebuild([
+      ...Array.from({ length: 1050 }, (_, i) => schedule({ title: `음악방송 출연 ${i}`, date: day(i) })),
+      ...Array.from({ length: 1050 }, (_, i) => schedule({ title: `컴백 무대 ${i}`, date: day(i) })),
+      ...Array.from({ length: 900 }, (_, i) => schedule({ description: `올해 가을축제 안내 ${i}`, date: day(i) })),
+      ...Array.from({ length: 300 }, (_, i) => schedule({ title: `가을축재 ${i}`, date: day(i) })),
+    ]);
+    for (const query of ['음방', '가을축제']) {
+      const first = await index.search(query, { offset: 0, limit: 20 });
+      t.is(first.ids.length, 20, query);
+      t.is(first.total, 1000, query);
+      t.true(first.hasMore, query);
+    }
+    const last = await index.search('가을축제', { offset: 1180, limit: 20 });
+    t.is(last.total, 1000);
+    t.false(last.hasMore, 'the 1,200th match is the last');
+    t.is(last.ids.length, 20, 'pages past the cap still come');
+  });
+
   test.serial(`${name}: remove drops a document; removing an unknown id is no error`, async (t) => {
     const index = await emptyIndex();
     const kept = schedule({ title: '음악방송 출연' });

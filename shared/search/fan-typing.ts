@@ -91,8 +91,18 @@ export function monthOf(word: string): number | undefined {
   return match ? Number(match[1]) : undefined;
 }
 
-/** The search of `words`; `rewrites` are asked for only when the words match nothing well. */
+/**
+ * The search of `words`; `rewrites` are asked for only when the words match nothing well. The
+ * lists it merges (exact, rewritten, typo matches) may hold more than SEARCH_TOTAL_CAP together:
+ * the total is then the cap with `hasMore`, as for one list matching more.
+ */
 export async function searchAsFansType(engine: WordSearchEngine, words: string[], page: Page, rewrites: () => Promise<QueryRewrite[]>): Promise<SearchPage> {
+  const found = await searchSteps(engine, words, page, rewrites);
+  if (found.total <= SEARCH_TOTAL_CAP) return found;
+  return { ...found, total: SEARCH_TOTAL_CAP, hasMore: found.hasMore ?? page.offset + found.ids.length < found.total };
+}
+
+async function searchSteps(engine: WordSearchEngine, words: string[], page: Page, rewrites: () => Promise<QueryRewrite[]>): Promise<SearchPage> {
   // Words expected to match nothing together (a typo, shorthand, a word no schedule holds): the
   // rewrites' exact searches and the presence check start now, beside the exact search, and so
   // does the typo search when no rewrite is expected to match either, instead of one after another
