@@ -614,6 +614,7 @@ test('suggest: agrees with a brute-force reading of the rules on random data, wi
 test('typo: the skeleton keeps one character per character; a slip of one jamo keeps it, other changes do not', (t) => {
   t.is(typoSkeleton('대동제'), '데도제');
   t.is(typoSkeleton('노천극장 2026 fromis'), '노처그자 2026 fromis');
+  t.is(typoSkeleton('대동제 '.repeat(3000)), '데도제 '.repeat(3000), 'a text longer than one conversion chunk');
   for (const [word, slip] of [['대동제', '대동재'], ['축하공연', '축하공언'], ['쇼케이스', '쑈케이스'], ['노천극장', '노천극자'], ['대동제', '대동젝'], ['흙길', '흑길'], ['강서아', '강서야'], ['외대', '왜대']] as const) {
     t.is(typoSkeleton(slip), typoSkeleton(word), `${slip} → ${word}`);
     t.true(matchesWithTypo(`봄${word}축제`, slip), `${slip} in ${word}`);
