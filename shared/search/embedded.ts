@@ -27,7 +27,7 @@ import { MAX_REWRITES, queryRewrites, type QueryRewrite } from '../korean/query-
 import { parameterizedQuery, preparedQuery, type Db, type Queryable } from '../db/database.ts';
 import { searchAsFansType, type WordSearchEngine } from './fan-typing.ts';
 import { defaultSynonyms, type SynonymSource } from './synonym-source.ts';
-import { GramFrequencies, type GramStatistics } from './gram-frequencies.ts';
+import { GramFrequencies, type GramStatistics, type SampledDocument } from './gram-frequencies.ts';
 import { SEARCH_TOTAL_CAP, type SearchDocument, type SearchIndex, type SearchPage } from './search-index.ts';
 
 const MAX_QUERY_WORDS = 8;
@@ -89,7 +89,7 @@ const MAX_TYPO_CANDIDATES = 300;
  * they did not).
  */
 const TYPO_WINDOW_SLACK = 2;
-/** Newest documents a typo search counts its matches among when the statistics cannot tell (see `typoMatches`). */
+/** Newest documents a typo search counts its matches among when neither the statistics nor a sample can tell (see `typoMatches`). */
 const TYPO_PROBE_ROWS = 200;
 /**
  * Costs of a GIN read within a date window (migration 019's index holds the dates), measured on the
@@ -349,6 +349,25 @@ const sampledShare = (words: string[], statistics: GramStatistics) => sampledMat
 function sampleHoldsSkeleton(word: string, statistics: GramStatistics): boolean {
   const { typo } = joinedSample(statistics);
   return typoSkeletons(word).some((skeleton) => typo.includes(skeleton));
+}
+
+/**
+ * The share of the sampled documents a typo search of `words` would take as candidates: each
+ * mistyped word's skeleton in their typo keys, each other word in one of its fields, and with
+ * `someExact` not every word exactly. Undefined without a sample of TYPO_PROBE_ROWS documents.
+ */
+function sampledTypoShare(words: string[], someExact: boolean, statistics: GramStatistics): number | undefined {
+  const sample = statistics.sample;
+  if (sample.length < TYPO_PROBE_ROWS) return undefined;
+  const skeletons = words.map((word) => (isTypoCandidate(word) ? typoSkeletons(word) : undefined));
+  const fields = words.map(fieldsOf);
+  const exactly = (document: SampledDocument, i: number) => fields[i]!.some((field) => document[field].includes(words[i]!));
+  let count = 0;
+  for (const document of sample) {
+    const candidate = words.every((_, i) => skeletons[i] === undefined ? exactly(document, i) : skeletons[i].some((skeleton) => document.typo.includes(skeleton)));
+    if (candidate && !(someExact && words.every((_, i) => exactly(document, i)))) count++;
+  }
+  return count / sample.length;
 }
 
 /**
@@ -1011,17 +1030,19 @@ export class EmbeddedSearchIndex implements SearchIndex {
     // its two skeletons': a text with a compound vowel holds both, so a sum would count it twice),
     // or the `wordDensity` of another word (gram statistics, no round trip). That bound is the
     // share itself for one word of two syllables (one bigram a skeleton); otherwise, when it allows
-    // a walk, the matches are counted among the newest TYPO_PROBE_ROWS documents: a skeleton's
-    // bigrams can each be common and the skeleton rare (어이도: 이도 in 8.6% of the benchmark's
-    // documents, the skeleton in 3.1%, walked 10,000 rows), and words are not independent (fromis_9
-    // and 축하공연 are each in a third of the documents and together in none).
+    // a walk, the matches are counted among the sampled documents (`sampledTypoShare`), or without
+    // a sample among the newest TYPO_PROBE_ROWS documents (a round trip before the read): a
+    // skeleton's bigrams can each be common and the skeleton rare (어이도: 이도 in 8.6% of the
+    // benchmark's documents, the skeleton in 3.1%, walked 10,000 rows), and words are not
+    // independent (fromis_9 and 축하공연 are each in a third of the documents and together in none).
     const skeletonDensity = (word: string) =>
       Math.max(...typoGramSets(word).map((set) => Math.min(1, ...set.map((gram) => statistics.frequency(gramKey(gram))))));
     const bound = Math.min(...words.map((word) => (isTypoCandidate(word) ? skeletonDensity(word) : wordDensity(word, statistics))));
     const exactBound = words.length === 1 && typoGramSets(words[0]!).every((set) => set.length === 1);
     const density = !walkWins(bound * tableRows, MAX_TYPO_CANDIDATES, tableRows) || exactBound
       ? bound
-      : (await this.db.one<{ n: number }>(
+      : sampledTypoShare(words, someExact, statistics) ??
+        (await this.db.one<{ n: number }>(
           `SELECT count(*)::int AS n FROM ${newestRows(String(TYPO_PROBE_ROWS))} WHERE ${conditions}`,
           values,
         )).n / TYPO_PROBE_ROWS;
