@@ -699,7 +699,16 @@ export class EmbeddedSearchIndex implements SearchIndex {
       typos: (subset, someExact) => this.typoMatches(subset, someExact),
       present: (subset) => this.present(subset),
       inMonth: (subset, month, window) => this.monthSearch(subset, month, window),
-      ...(this.startEarly ? { likelyUnmatched: async (subset: string[]) => sampledMatches(subset, await this.gramFrequencies.get())?.count === 0 } : {}),
+      ...(this.startEarly
+        ? {
+            likelyUnmatched: async (subset: string[]) => sampledMatches(subset, await this.gramFrequencies.get())?.count === 0,
+            likelyAbsent: async (subset: string[]) => {
+              const statistics = await this.gramFrequencies.get();
+              return subset.map((word) => statistics.sample.length > 0 && sampledShare([word], statistics) === 0 && !(isTypoCandidate(word) && sampleHoldsSkeleton(word, statistics)));
+            },
+            likelyNoTypos: async (subset: string[]) => sampledTypoShare(subset, false, await this.gramFrequencies.get()) === 0,
+          }
+        : {}),
     };
     return searchAsFansType(engine, words, page, () => rewritesOf(query, words, this.analyze, this.synonyms));
   }

@@ -37,6 +37,10 @@ export interface WordSearchEngine {
    * how long a query takes depends on it, never what it answers.
    */
   likelyUnmatched?(words: string[]): Promise<boolean>;
+  /** Per word: whether it probably matches nothing alone, not even within a typo (the same sample). */
+  likelyAbsent?(words: string[]): Promise<boolean[]>;
+  /** Whether the words' typo search probably finds nothing (the same sample). */
+  likelyNoTypos?(words: string[]): Promise<boolean>;
 }
 
 /** Searches started before the exact search answered, because it was expected to find nothing. */
@@ -49,6 +53,15 @@ interface EarlyStart {
   presence?: Promise<boolean[]>;
   /** The month's search (step 4) of a query with a month word. */
   month?: Promise<SearchPage>;
+  /** The first search leaving a word out, of a two-word query expected to need one (`expectedLeaveOut`). */
+  leaveOut?: Promise<LeftOut | undefined>;
+}
+
+/** A search of `kept`, the words but those `ignored`, started before the query reached it. */
+interface LeftOut {
+  kept: string[];
+  ignored: string[];
+  found: Promise<SearchPage | undefined>;
 }
 
 /** The searches `EarlyStart` names, started before the exact search of `words` answers. */
@@ -59,16 +72,47 @@ function startEarly(engine: WordSearchEngine, words: string[], page: Page, rewri
   // almost always answers such a query, and is sent with the rest.
   const inMonth = monthSearch(engine, words, page);
   const found = quiet(rewritten.then((list) => Promise.all(list.map((rewrite) => engine.exact(rewrite.words, window)))));
+  const rewritesUnmatched = quiet(rewritten.then(async (list) => (await Promise.all(list.map((rewrite) => engine.likelyUnmatched!(rewrite.words)))).every(Boolean)));
   const presence = words.length >= 2 ? quiet(engine.present(words)) : undefined;
   // The typo search waits for what says it would be skipped: a rewrite expected to match (its
   // matches would fill the page first) or a word that no document holds even within a typo.
   const typos = async () => {
-    const list = await rewritten;
-    const unmatched = await Promise.all(list.map((rewrite) => engine.likelyUnmatched!(rewrite.words)));
-    if (!unmatched.every(Boolean) || (await presence)?.includes(false)) return undefined;
+    if (!(await rewritesUnmatched) || (await presence)?.includes(false)) return undefined;
     return engine.typos(words, false);
   };
-  return { rewritten, found, ...(inMonth ? { month: quiet(inMonth) } : {}), ...(words.some(isTypoCandidate) ? { typos: quiet(typos()) } : {}), ...(presence ? { presence } : {}) };
+  const leaveOut = inMonth ? undefined : expectedLeaveOut(engine, words, page, rewritesUnmatched);
+  return {
+    rewritten,
+    found,
+    ...(inMonth ? { month: quiet(inMonth) } : {}),
+    ...(words.some(isTypoCandidate) ? { typos: quiet(typos()) } : {}),
+    ...(presence ? { presence } : {}),
+    ...(leaveOut ? { leaveOut } : {}),
+  };
+}
+
+/**
+ * Of two words expected to match nothing together (sampled), also not through a rewrite or within
+ * a typo: the search leaving one out (step 5) starts beside the others, instead of after them (a
+ * mistyped word beside fromis_9 waited for its exact, rewritten and typo searches to find nothing
+ * first). The word left out is the one expected to match nothing alone, else the first in
+ * `leaveOutOrder`. Used only when the query reaches that very search.
+ */
+function expectedLeaveOut(engine: WordSearchEngine, words: string[], page: Page, rewritesUnmatched: Promise<boolean>): Promise<LeftOut | undefined> | undefined {
+  const { likelyAbsent, likelyNoTypos } = engine;
+  if (words.length !== 2 || words[0] === words[1] || !likelyAbsent || !likelyNoTypos) return undefined;
+  return quiet(
+    (async () => {
+      if (!(await rewritesUnmatched)) return undefined;
+      const absent = await likelyAbsent(words);
+      let left: string;
+      if (absent[0] !== absent[1]) left = words[absent.indexOf(true)]!;
+      else if (absent[0] || (words.some(isTypoCandidate) && !(await likelyNoTypos(words)))) return undefined;
+      else left = leaveOutOrder(words)[0]!;
+      const kept = words.filter((word) => word !== left);
+      return { kept, ignored: [left], found: quiet(subsetPage(engine, kept, page, [left])) };
+    })(),
+  );
 }
 
 /** A promise started early that may never be awaited: its failure is then not reported as unhandled. */
@@ -162,7 +206,7 @@ async function searchSteps(engine: WordSearchEngine, words: string[], page: Page
     if (typoRewrite) add(await engine.typos(typoRewrite.words, false));
   }
   if (merged.size > 0 || words.length < 2) return { ids: [...merged].slice(page.offset, end), total: merged.size + unread };
-  return leaveWordsOut(engine, words, page, present ?? (await engine.present(words)), early?.month);
+  return leaveWordsOut(engine, words, page, present ?? (await engine.present(words)), early?.month, early?.leaveOut);
 }
 
 /** A weak query's exact page followed by its typo matches (`started` already, for a head matching nothing), paged after them. */
@@ -233,7 +277,11 @@ async function allButOne(engine: WordSearchEngine, kept: string[], order: string
  * left out in turn at once (`allButOne`); then the first two together, then the first three. Of
  * two, the first, or else the second.
  */
-async function leaveWordsOut(engine: WordSearchEngine, words: string[], page: Page, present: boolean[], month?: Promise<SearchPage>): Promise<SearchPage> {
+async function leaveWordsOut(engine: WordSearchEngine, words: string[], page: Page, present: boolean[], month?: Promise<SearchPage>, started?: Promise<LeftOut | undefined>): Promise<SearchPage> {
+  const early = await started;
+  /** The page of `kept` with `ignored` left out: the search started early when it is the same one. */
+  const subset = (kept: string[], ignored: string[]) =>
+    early && early.kept.join(' ') === kept.join(' ') && early.ignored.join(' ') === ignored.join(' ') ? early.found : subsetPage(engine, kept, page, ignored);
   // A word naming a month that no text holds with the others (5월 대동제): the other words among
   // the schedules of that month, nothing left out.
   const inMonth = month ?? monthSearch(engine, words, page);
@@ -245,22 +293,27 @@ async function leaveWordsOut(engine: WordSearchEngine, words: string[], page: Pa
   const ignored = words.filter((_, i) => !present[i]);
   if (kept.length === 0) return { ids: [], total: 0 };
   if (ignored.length > 0) {
-    const found = await subsetPage(engine, kept, page, ignored);
+    const found = await subset(kept, ignored);
     if (found) return found;
     if (kept.length < 2) return { ids: [], total: 0 };
   }
-  const order = kept
-    .map((word, i) => ({ word, i, digits: /[0-9]/.test(word) ? 0 : 1 }))
-    .sort((a, b) => a.digits - b.digits || [...a.word].length - [...b.word].length || b.i - a.i)
-    .map(({ word }) => word);
+  const order = leaveOutOrder(kept);
   if (kept.length >= 3) {
     const found = await allButOne(engine, kept, order, page, ignored);
     if (found) return found;
   }
   const attempts = kept.length >= 3 ? [order.slice(0, 2), ...(order.length > 3 ? [order.slice(0, 3)] : [])] : [[order[0]!], [order[1]!]];
   for (const left of attempts.slice(0, MAX_DROP_ATTEMPTS)) {
-    const found = await subsetPage(engine, kept.filter((word) => !left.includes(word)), page, [...ignored, ...left]);
+    const found = await subset(kept.filter((word) => !left.includes(word)), [...ignored, ...left]);
     if (found) return found;
   }
   return { ids: [], total: 0 };
+}
+
+/** The order words are left out in: words with digits first (a month or a year beside a name), then the shortest, the last typed first. */
+function leaveOutOrder(words: string[]): string[] {
+  return words
+    .map((word, i) => ({ word, i, digits: /[0-9]/.test(word) ? 0 : 1 }))
+    .sort((a, b) => a.digits - b.digits || [...a.word].length - [...b.word].length || b.i - a.i)
+    .map(({ word }) => word);
 }
