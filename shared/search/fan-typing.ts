@@ -278,7 +278,8 @@ async function allButOne(engine: WordSearchEngine, kept: string[], order: string
  * two, the first, or else the second.
  */
 async function leaveWordsOut(engine: WordSearchEngine, words: string[], page: Page, present: boolean[], month?: Promise<SearchPage>, started?: Promise<LeftOut | undefined>): Promise<SearchPage> {
-  const early = await started;
+  // A hint that failed only means nothing was started.
+  const early = await started?.catch(() => undefined);
   /** The page of `kept` with `ignored` left out: the search started early when it is the same one. */
   const subset = (kept: string[], ignored: string[]) =>
     early && early.kept.join(' ') === kept.join(' ') && early.ignored.join(' ') === ignored.join(' ') ? early.found : subsetPage(engine, kept, page, ignored);
