@@ -10,7 +10,7 @@ import { hostileQueries } from './helpers/hostile-queries.ts';
 import { convertLayoutSlips } from '../shared/korean/layout.ts';
 import { MAX_REWRITES, queryRewrites } from '../shared/korean/query-rewrites.ts';
 import { DEFAULT_SYNONYM_TABLE } from '../shared/korean/synonyms.ts';
-import { dataRoot, postgresProcesses, seededDataRoot, signalAll, startEmbeddedService, type ServiceProcess } from './helpers/process.ts';
+import { dataRoot, freezePostgres, seededDataRoot, signalAll, startEmbeddedService, type ServiceProcess } from './helpers/process.ts';
 import { adminToken, call, startTestService, type TestService } from './helpers/service.ts';
 
 const timed = async (url: string, withinMs: number) => {
@@ -72,8 +72,7 @@ test.serial('hostile queries: every accepted search and suggestion answers witho
 
   // The same process with PostgreSQL frozen: search answers 503 within the database bounds,
   // suggestions from the analysis threads' memory; neither waits for the outage to end.
-  const postgres = await postgresProcesses(await server.postgresPid());
-  signalAll(postgres, 'SIGSTOP');
+  const postgres = await freezePostgres(await server.postgresPid());
   const frozenAt = performance.now();
   let thawedAt = Number.POSITIVE_INFINITY;
   try {

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { startEmbeddedPostgres } from '../shared/db/embedded-postgres.ts';
 import { createLogger } from '../shared/runtime/logger.ts';
 import { connectDatabase } from '../shared/db/database.ts';
-import { postgresProcesses, signalAll, startEmbeddedService } from './helpers/process.ts';
+import { freezePostgres, postgresProcesses, signalAll, startEmbeddedService } from './helpers/process.ts';
 import { call, startTestService, type LogCapture } from './helpers/service.ts';
 
 const answer = async (url: string, init: RequestInit = {}, withinMs = 15_000) => {
@@ -103,8 +103,7 @@ test.serial('while PostgreSQL refuses connections, search and suggestions answer
   t.teardown(() => service.stop());
 
   // Frozen: timeouts.
-  const postgres = await postgresProcesses(cluster.pid!);
-  signalAll(postgres, 'SIGSTOP');
+  const postgres = await freezePostgres(cluster.pid!);
   const frozen = await Promise.all(Array.from({ length: 30 }, (_, i) => answer(`${service.url}/api/members/${encodeURIComponent(`없는사람${i}`)}`)));
   signalAll(postgres, 'SIGCONT');
   t.deepEqual([...new Set(frozen.map((a) => a.status))], [503]);

@@ -85,6 +85,17 @@ export async function postgresProcesses(postmaster: number): Promise<number[]> {
   return [postmaster, ...children];
 }
 
+/**
+ * Stops (SIGSTOP) a PostgreSQL: the postmaster first, so that it forks no backend after the list
+ * is read, then every process it has. Returns them all, for SIGCONT.
+ */
+export async function freezePostgres(postmaster: number): Promise<number[]> {
+  signalAll([postmaster], 'SIGSTOP');
+  const processes = await postgresProcesses(postmaster);
+  signalAll(processes, 'SIGSTOP');
+  return processes;
+}
+
 export function signalAll(pids: number[], signal: NodeJS.Signals): void {
   for (const pid of pids) {
     try {
