@@ -351,6 +351,10 @@ function sampleHoldsSkeleton(word: string, statistics: GramStatistics): boolean 
   return typoSkeletons(word).some((skeleton) => typo.includes(skeleton));
 }
 
+/** Whether a sampled document matches the word alone, exactly or (a typo candidate) by one of its typo skeletons. */
+const sampledPresent = (word: string, statistics: GramStatistics) =>
+  (sampledShare([word], statistics) ?? 0) > 0 || (isTypoCandidate(word) && sampleHoldsSkeleton(word, statistics));
+
 /**
  * The share of the sampled documents a typo search of `words` would take as candidates: each
  * mistyped word's skeleton in their typo keys, each other word in one of its fields, and with
@@ -590,12 +594,11 @@ export class EmbeddedSearchIndex implements SearchIndex {
 
   /**
    * Writes the documents' rows in id order: concurrent writers lock them in one order and cannot
-   * deadlock each other. A rebuild, the only writer while it runs, writes them in date order
-   * instead (`byDate`).
+   * deadlock each other. A rebuild, the only writer while it runs, writes them into its new table
+   * (`rebuilt`) in date order instead.
    */
   private async write(db: Queryable, documents: SearchDocument[], rebuilt = false): Promise<void> {
-    const byDate = rebuilt;
-    const sorted = [...documents].sort(byDate ? (a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : a.scheduleId - b.scheduleId) : (a, b) => a.scheduleId - b.scheduleId);
+    const sorted = [...documents].sort(rebuilt ? (a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : a.scheduleId - b.scheduleId) : (a, b) => a.scheduleId - b.scheduleId);
     for (let i = 0; i < sorted.length; i += WRITE_BATCH) {
       // Built ROWS_PER_TURN at a time, the event loop served in between: 500 rows are about 22 ms
       // of text work, and the edge may share this loop (all roles in one process).
@@ -704,7 +707,7 @@ export class EmbeddedSearchIndex implements SearchIndex {
             likelyUnmatched: async (subset: string[]) => sampledMatches(subset, await this.gramFrequencies.get())?.count === 0,
             likelyAbsent: async (subset: string[]) => {
               const statistics = await this.gramFrequencies.get();
-              return subset.map((word) => statistics.sample.length > 0 && sampledShare([word], statistics) === 0 && !(isTypoCandidate(word) && sampleHoldsSkeleton(word, statistics)));
+              return subset.map((word) => statistics.sample.length > 0 && !sampledPresent(word, statistics));
             },
             likelyNoTypos: async (subset: string[]) => sampledTypoShare(subset, false, await this.gramFrequencies.get()) === 0,
           }
@@ -722,7 +725,7 @@ export class EmbeddedSearchIndex implements SearchIndex {
     // A word found in the sampled documents (in a field it can match, or its typo skeleton) is
     // present without asking: a common word's EXISTS builds its whole GIN bitmap before the first
     // row (규리, in 17,363 of the benchmark's documents: 12 ms; 축한공연's skeleton, 12 ms).
-    const sampled = words.map((word) => (sampledShare([word], statistics) ?? 0) > 0 || (isTypoCandidate(word) && sampleHoldsSkeleton(word, statistics)));
+    const sampled = words.map((word) => sampledPresent(word, statistics));
     const asked = words.filter((_, i) => !sampled[i]);
     if (asked.length === 0) return sampled;
     const { values, param } = parameters();

@@ -15,7 +15,7 @@
 import { createHash } from 'node:crypto';
 import { Client, errors, type API } from '@opensearch-project/opensearch';
 import { choseong, isChoseongQuery } from '../korean/jamo.ts';
-import { isTypoCandidate, jamoWord, maxTypoEdits, typoSkeleton, typoSkeletons } from '../korean/typo.ts';
+import { isTypoCandidate, jamoWord, maxTypoEdits, typoSkeletons } from '../korean/typo.ts';
 import { normalizeText } from '../korean/normalize.ts';
 import { parseUserDictionary } from '../korean/dictionary.ts';
 import type { Logger } from '../runtime/logger.ts';
@@ -57,13 +57,13 @@ export type IndexedDocument = {
   typo: Record<TypoField, string[]>;
 };
 
-/** The typo key of a word: its skeleton, `|`, its jamo. */
-export const typoKey = (word: string) => `${typoSkeleton(word)}|${jamoWord(word)}`;
-/** The typo keys of a word: one per skeleton (`typoSkeletons`: two with a compound vowel). */
+/** The typo keys of a word, each a skeleton, `|`, its jamo: one per skeleton (`typoSkeletons`: two with a compound vowel). */
 const typoKeysOf = (word: string) => {
   const jamo = jamoWord(word);
   return typoSkeletons(word).map((skeleton) => `${skeleton}|${jamo}`);
 };
+/** The first typo key of a word: its `typoSkeleton`, `|`, its jamo. */
+export const typoKey = (word: string) => typoKeysOf(word)[0]!;
 
 /** Typo keys of every part (two syllables or more) of every Hangul run of the values. */
 export function typoKeys(values: string[]): string[] {
