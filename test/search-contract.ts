@@ -223,6 +223,30 @@ export function registerSearchContract(name: string, setup: () => Promise<Search
     t.is(last.ids.length, 20, 'pages past the cap still come');
   });
 
+  test.serial(`${name}: a merged total counts a schedule once, and one reading past 1,000 reports hasMore`, async (t) => {
+    const index = await emptyIndex();
+    // 라방 reads as 라이브 and as 인스타그램 라이브: the 30 titles below match both readings. 나침반의
+    // (in 30 descriptions: weak matches) also matches as 나침반, its particle dropped. 팬밋 reads as
+    // 팬미팅 alone, in 1,050 titles.
+    const day = (i: number) => new Date(Date.UTC(2021, 0, 1) + (i % 700) * 86_400_000).toISOString().slice(0, 10);
+    await index.rebuild([
+      ...Array.from({ length: 30 }, (_, i) => schedule({ title: `인스타그램 라이브 ${i}`, date: day(i) })),
+      ...Array.from({ length: 30 }, (_, i) => schedule({ description: `나침반의 노래 ${i}`, date: day(i) })),
+      ...Array.from({ length: 1050 }, (_, i) => schedule({ title: `팬미팅 ${i}`, date: day(i) })),
+    ]);
+    for (const query of ['라방', '나침반의']) {
+      const first = await index.search(query, PAGE);
+      t.is(first.ids.length, 20, query);
+      t.is(first.total, 30, query);
+      t.is(first.hasMore, undefined, query);
+      const rest = await index.search(query, { offset: 20, limit: 20 });
+      t.is(new Set([...first.ids, ...rest.ids]).size, 30, `${query}: the second page holds the other 10`);
+    }
+    const fanMeeting = await index.search('팬밋', PAGE);
+    t.is(fanMeeting.total, 1000);
+    t.true(fanMeeting.hasMore);
+  });
+
   test.serial(`${name}: remove drops a document; removing an unknown id is no error`, async (t) => {
     const index = await emptyIndex();
     const kept = schedule({ title: '음악방송 출연' });

@@ -698,7 +698,7 @@ export class EmbeddedSearchIndex implements SearchIndex {
     const words = await queryWords(this.analyze, query);
     if (words.length === 0) return { ids: [], total: 0 };
     const engine: WordSearchEngine = {
-      exact: (subset, window) => this.exactSearch(subset, window),
+      exact: (subset, window, all) => this.exactSearch(subset, window, all),
       typos: (subset, someExact) => this.typoMatches(subset, someExact),
       present: (subset) => this.present(subset),
       inMonth: (subset, month, window) => this.monthSearch(subset, month, window),
@@ -785,7 +785,7 @@ export class EmbeddedSearchIndex implements SearchIndex {
    * outside the description (a good answer: no typo search). Past SEARCH_TOTAL_CAP matches the
    * total is the cap, `hasMore` is set and the page comes from `rankByLevels`.
    */
-  private async exactSearch(words: string[], page: { offset: number; limit: number }): Promise<SearchPage & { strong: boolean }> {
+  private async exactSearch(words: string[], page: { offset: number; limit: number }, all = false): Promise<SearchPage & { strong: boolean; matches?: number[] }> {
     const statistics = await this.gramFrequencies.get();
     const densities = words.map((word) => wordDensity(word, statistics));
     const sampled = words.length <= MAX_LEVEL_WORDS ? sampledMatches(words, statistics) : undefined;
@@ -808,9 +808,9 @@ export class EmbeddedSearchIndex implements SearchIndex {
     // Queries of more words than levels are made for are scored whole at once: past the cap,
     // counting to it first would only be followed by scoring every match.
     const levelled = words.length <= MAX_LEVEL_WORDS;
-    const first = await this.scoreMatches(words, page, levelled || driver !== undefined, statistics, driver);
-    const row = driver !== undefined && first.total <= SEARCH_TOTAL_CAP && first.candidates! > RARE_WORD_ROWS ? await this.scoreMatches(words, page, levelled, statistics) : first;
-    if (row.total <= SEARCH_TOTAL_CAP) return { ids: row.ids, total: row.total, strong: row.strong };
+    const first = await this.scoreMatches(words, page, levelled || driver !== undefined, statistics, driver, undefined, all);
+    const row = driver !== undefined && first.total <= SEARCH_TOTAL_CAP && first.candidates! > RARE_WORD_ROWS ? await this.scoreMatches(words, page, levelled, statistics, undefined, undefined, all) : first;
+    if (row.total <= SEARCH_TOTAL_CAP) return { ids: row.ids, total: row.total, strong: row.strong, ...(row.matches && row.total > row.ids.length ? { matches: row.matches } : {}) };
     if (!levelled) return { ids: row.ids, total: SEARCH_TOTAL_CAP, hasMore: page.offset + row.ids.length < row.total, strong: true };
     // The matches read cover blocks 0..last_block of the table: each level's size in the whole
     // table is estimated in proportion.
@@ -834,9 +834,9 @@ export class EmbeddedSearchIndex implements SearchIndex {
    * Every word's score on the candidates (`candidates`, or the `driver` word's matches alone, at
    * most RARE_WORD_ROWS + 1 of them, counted in `candidates` when fewer than the cap match), and
    * the matches: their number (up to SEARCH_TOTAL_CAP + 1 when `cap`), whether one is strong, the
-   * page, and with `cap` the sizes of the score levels among them.
+   * page, with `cap` the sizes of the score levels among them, and with `all` every match's id.
    */
-  private async scoreMatches(words: string[], page: { offset: number; limit: number }, cap: boolean, statistics: GramStatistics, driver?: string, month?: number) {
+  private async scoreMatches(words: string[], page: { offset: number; limit: number }, cap: boolean, statistics: GramStatistics, driver?: string, month?: number, all = false) {
     const { values, param } = parameters();
     // One score per word: the best field it is a substring of (0 when none), each check evaluated
     // at most once per candidate.
@@ -865,10 +865,11 @@ export class EmbeddedSearchIndex implements SearchIndex {
              (SELECT coalesce(bool_or(strong), false) FROM l) AS strong,
              (SELECT coalesce(array_agg(schedule_id ORDER BY score DESC, date DESC, schedule_id DESC), '{}') FROM (
                 SELECT schedule_id, date, ${sum} AS score FROM m ORDER BY score DESC, date DESC, schedule_id DESC OFFSET ${param(page.offset)} LIMIT ${param(page.limit)}) p) AS ids,
+             ${all ? '(SELECT array_agg(schedule_id) FROM m)' : 'null'} AS matches,
              ${cap ? `(SELECT json_object_agg(score, n) FROM l) AS levels,
              (SELECT (max(last)::text::point)[0]::int FROM l) AS last_block,
              (SELECT json_build_object('blocks', relpages, 'rows', reltuples) FROM pg_class WHERE oid = 'search_documents'::regclass) AS size` : 'null AS levels'}`;
-    type Row = { total: number; candidates: number | null; strong: boolean; ids: number[]; levels: Record<string, number> | null; last_block: number; size: { blocks: number; rows: number } };
+    type Row = { total: number; candidates: number | null; strong: boolean; ids: number[]; matches: number[] | null; levels: Record<string, number> | null; last_block: number; size: { blocks: number; rows: number } };
     const [, [row] = []] = await this.db.multi<Row>(sql, values);
     return row!;
   }

@@ -21,10 +21,18 @@ export const MAX_DROP_ATTEMPTS = 2;
 
 type Page = { offset: number; limit: number };
 
+/** An exact search's answer; `matches` when every match's id was asked for. */
+type ExactPage = SearchPage & { strong: boolean; matches?: number[] };
+
 /** What an engine offers the fan-typing search. */
 export interface WordSearchEngine {
-  /** Documents matching every word exactly, best first; `strong` when one matches every word outside the description. */
-  exact(words: string[], page: Page): Promise<SearchPage & { strong: boolean }>;
+  /**
+   * Documents matching every word exactly, best first; `strong` when one matches every word outside
+   * the description. With `all`, also every match's id (`matches`, in any order) when there are
+   * more than the page holds and no more than SEARCH_TOTAL_CAP: lists merged from several searches
+   * count a document once.
+   */
+  exact(words: string[], page: Page, all?: boolean): Promise<ExactPage>;
   /** Documents matching every word, some within a typo (not every word exactly when `someExact`), best first. */
   typos(words: string[], someExact: boolean): Promise<number[]>;
   /** Per word: whether some document matches it alone (exactly, or its typo skeleton). */
@@ -46,8 +54,8 @@ export interface WordSearchEngine {
 /** Searches started before the exact search answered, because it was expected to find nothing. */
 interface EarlyStart {
   rewritten: Promise<QueryRewrite[]>;
-  /** The rewrites' exact matches, read up to the page's end. */
-  found: Promise<(SearchPage & { strong: boolean })[]>;
+  /** The rewrites' exact matches, read up to the page's end, with every match's id. */
+  found: Promise<ExactPage[]>;
   /** The typo matches, or undefined when a rewrite was expected to match (the search was not started). */
   typos?: Promise<number[] | undefined>;
   presence?: Promise<boolean[]>;
@@ -71,7 +79,7 @@ function startEarly(engine: WordSearchEngine, words: string[], page: Page, rewri
   // A month word (5월) keeps every rewrite and typo search from matching: the month's search
   // almost always answers such a query, and is sent with the rest.
   const inMonth = monthSearch(engine, words, page);
-  const found = quiet(rewritten.then((list) => Promise.all(list.map((rewrite) => engine.exact(rewrite.words, window)))));
+  const found = quiet(rewritten.then((list) => Promise.all(list.map((rewrite) => engine.exact(rewrite.words, window, true)))));
   const rewritesUnmatched = quiet(rewritten.then(async (list) => (await Promise.all(list.map((rewrite) => engine.likelyUnmatched!(rewrite.words)))).every(Boolean)));
   const presence = words.length >= 2 ? quiet(engine.present(words)) : undefined;
   // The typo search waits for what says it would be skipped: a rewrite expected to match (its
@@ -171,27 +179,31 @@ async function searchSteps(engine: WordSearchEngine, words: string[], page: Page
   // The rewrites' exact searches (and the head's longer list) are independent: sent together,
   // a query costs the slowest of them rather than their sum.
   const rewritten = await (early?.rewritten ?? rewrites());
-  const [headIds, found] = await Promise.all([
-    head.total <= head.ids.length && page.offset === 0 ? head.ids : engine.exact(words, window).then((more) => more.ids),
-    early?.found ?? Promise.all(rewritten.map((rewrite) => engine.exact(rewrite.words, window))),
+  const [headList, found] = await Promise.all([
+    head.total <= head.ids.length && page.offset === 0 ? head : engine.exact(words, window, true),
+    early?.found ?? Promise.all(rewritten.map((rewrite) => engine.exact(rewrite.words, window, true))),
   ]);
+  const headIds = headList.ids;
   const merged = new Set<number>();
-  /** Matches a list holds beyond what was read of it (they count in the total). */
-  let unread = Math.max(0, head.total - headIds.length);
   const add = (ids: number[]) => {
     for (const id of ids) merged.add(id);
   };
   // A rewrite matching well (every word outside the description) ranks above the words' own weak
   // matches (only in a description); a rewrite matching weakly ranks below them.
-  for (const list of found) {
-    unread += Math.max(0, Math.min(list.total, SEARCH_TOTAL_CAP) - list.ids.length);
-    if (list.strong) add(list.ids);
-  }
+  for (const list of found) if (list.strong) add(list.ids);
   add(headIds);
   for (const list of found) if (!list.strong) add(list.ids);
+  // The total counts each document once: readings overlap (라방 as 라이브 and as 인스타그램 라이브;
+  // 나침반의 and 나침반, its particle dropped, in the same descriptions).
+  const counted = countedMatches([headList, ...found]);
+  const total = () => {
+    if (counted === undefined) return SEARCH_TOTAL_CAP + 1;
+    for (const id of merged) counted.add(id);
+    return counted.size;
+  };
   // A rewrite matching well filled the page: the typo matches, which would come after it, are
   // not searched (the total then counts what the exact searches found).
-  if (merged.size >= end && rewritten.length > 0 && merged.size > headIds.length) return { ids: [...merged].slice(page.offset, end), total: merged.size + unread };
+  if (merged.size >= end && rewritten.length > 0 && merged.size > headIds.length) return { ids: [...merged].slice(page.offset, end), total: total() };
   // A word that no document holds, exactly or within a typo (the presence check looks at both),
   // leaves the typo search nothing to find.
   const present = presence ? await presence.catch(() => undefined) : undefined;
@@ -205,8 +217,22 @@ async function searchSteps(engine: WordSearchEngine, words: string[], page: Page
     const typoRewrite = rewritten.find((rewrite) => rewrite.kind !== 'prefix' && rewrite.words.some((word) => isTypoCandidate(word) && !words.includes(word)));
     if (typoRewrite) add(await engine.typos(typoRewrite.words, false));
   }
-  if (merged.size > 0 || words.length < 2) return { ids: [...merged].slice(page.offset, end), total: merged.size + unread };
+  if (merged.size > 0 || words.length < 2) return { ids: [...merged].slice(page.offset, end), total: total() };
   return leaveWordsOut(engine, words, page, present ?? (await engine.present(words)), early?.month, early?.leaveOut);
+}
+
+/**
+ * Every match of the lists together, each document once (a list's `matches`, or its page when it
+ * holds them all); undefined when a list holds more than SEARCH_TOTAL_CAP (the total is then past
+ * the cap).
+ */
+function countedMatches(lists: ExactPage[]): Set<number> | undefined {
+  const counted = new Set<number>();
+  for (const list of lists) {
+    if (list.hasMore !== undefined || list.total > SEARCH_TOTAL_CAP) return undefined;
+    for (const id of list.matches ?? list.ids) counted.add(id);
+  }
+  return counted;
 }
 
 /** A weak query's exact page followed by its typo matches (`started` already, for a head matching nothing), paged after them. */

@@ -391,7 +391,7 @@ export class OpenSearchSearchIndex implements SearchIndex {
     const offset = Math.max(0, Math.floor(page.offset));
     const window = { offset: Math.min(offset, MAX_RESULT_WINDOW), limit: Math.max(0, Math.min(Math.floor(page.limit), MAX_RESULT_WINDOW - offset)) };
     const engine: WordSearchEngine = {
-      exact: (subset, part) => this.exactPage(subset, part),
+      exact: (subset, part, all) => this.exactPage(subset, part, undefined, all),
       typos: async (subset) => (await this.searchPage(typoSearchBody(subset, { offset: 0, limit: MERGE_LIMIT }))).ids,
       inMonth: (subset, month, part) => this.exactPage(subset, part, month),
       present: async (subset) => {
@@ -404,15 +404,19 @@ export class OpenSearchSearchIndex implements SearchIndex {
   }
 
   /** Exact matches of every word: the page, the total (capped), and whether one is strong (outside the description). */
-  /** Exact matches (within `month`, of any year, when given). */
-  private async exactPage(words: string[], window: { offset: number; limit: number }, month?: number): Promise<SearchPage & { strong: boolean }> {
+  /** Exact matches (within `month`, of any year, when given); with `all`, every match's id too (a second request, when the page does not hold them). */
+  private async exactPage(words: string[], window: { offset: number; limit: number }, month?: number, all = false): Promise<SearchPage & { strong: boolean; matches?: number[] }> {
     // One hit more than the page says whether another page follows when the total is capped.
     const probeWindow = { offset: window.offset, limit: Math.min(window.limit + 1, MAX_RESULT_WINDOW - window.offset) };
     const probe = await this.searchPage(month === undefined ? searchBody(words, probeWindow) : monthSearchBody(words, month, probeWindow));
     const ids = probe.ids.slice(0, window.limit);
     if (probe.total > SEARCH_TOTAL_CAP) return { ids, total: SEARCH_TOTAL_CAP, hasMore: probe.ids.length > window.limit, strong: true };
     const strong = probe.aggregations?.strong?.doc_count;
-    return { ids, total: probe.total, strong: strong === undefined ? probe.total > 0 : strong > 0 };
+    const found = { ids, total: probe.total, strong: strong === undefined ? probe.total > 0 : strong > 0 };
+    if (!all || probe.total <= ids.length) return found;
+    const every = { offset: 0, limit: probe.total };
+    const { ids: matches } = await this.searchPage(month === undefined ? searchBody(words, every) : monthSearchBody(words, month, every));
+    return { ...found, matches };
   }
 
   private async searchPage(body: API.Search_RequestBody): Promise<SearchPage & { aggregations?: { strong?: { doc_count?: number } } }> {
