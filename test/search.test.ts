@@ -421,14 +421,15 @@ test('embedded: a role that may not create btree_gin keeps the grams-only index,
 test('embedded: a score level read within a window of the newest documents is completed from the older ones when the window holds too few', async (t) => {
   const database = await migratedDatabase(t);
   const index = await createSearchIndex({ db: database.db, opensearchUrl: null, logger });
-  // 단풍 matches 1,200-odd documents: 101 in the title, the others in the description. The count
-  // reads the oldest matches first and finds about 90 title matches among its 1,001: it estimates
-  // the title level at about 300 documents, so the page's 21 come from the newest 2,100 documents
-  // (the GIN index within that date window). Only 10 of the title matches are that new; the other
-  // 11 come from the older documents.
+  // 단풍 matches 2,501 documents: 101 in the title, the others in the description (sampled at about
+  // 2,500: counted to 1,001, not all scored, and not surely past the cap). The count reads the
+  // oldest matches first and finds about 90 title matches among its 1,001: it estimates the title
+  // level at about 300 documents, so the page's 21 come from the newest 2,100 documents (the GIN
+  // index within that date window). Only 10 of the title matches are that new; the other 11 come
+  // from the older documents.
   const documents = tenThousandDays((i) => {
     if ((i < 3000 && i % 33 === 0) || (i >= 9000 && i % 100 === 0)) return { title: `단풍 행사 ${i}` };
-    if ((i < 3000 && i % 3 === 1) || (i >= 3000 && i % 50 === 7)) return { description: `단풍 구경 안내 ${i}` };
+    if ((i < 3000 && i % 3 === 1) || (i >= 3000 && i % 5 === 2)) return { description: `단풍 구경 안내 ${i}` };
     return {};
   });
   await index.rebuild(documents);

@@ -157,6 +157,16 @@ const COUNT_WALK_SLACK = 3;
  * need no counting (a member's name in a third of the benchmark's documents walked 2,800 rows to
  * count 1,001 matches, 9 ms, to be told what the sample says).
  */
+/**
+ * A query the sample estimates below NEAR_CAP_ESTIMATE times the cap has up to SCORED_NEAR_CAP
+ * matches scored, not SEARCH_TOTAL_CAP + 1: one just past the cap (a member beside an event's
+ * shorthand reading, 1,048–1,338 matches in the benchmark, estimated 735–1,331) takes its page from
+ * them instead of counting to 1,001 and then reading its levels in one or two statements more
+ * (medians 11.8–19.7 ms → 10.5–14.4, the same answers). One estimated low but matching more than
+ * twice the cap scores 2,001 and reads its levels after all.
+ */
+const NEAR_CAP_ESTIMATE = 1.5;
+const SCORED_NEAR_CAP = 2 * SEARCH_TOTAL_CAP + 1;
 const SURE_SAMPLED_MATCHES = 30;
 const SURE_CAP_FACTOR = 3;
 const surelyCapped = (sampled: SampledMatches, tableRows: number) =>
@@ -783,7 +793,8 @@ export class EmbeddedSearchIndex implements SearchIndex {
   /**
    * Exact matches: every word a substring of a field. `strong` when one of them has every word
    * outside the description (a good answer: no typo search). Past SEARCH_TOTAL_CAP matches the
-   * total is the cap, `hasMore` is set and the page comes from `rankByLevels`.
+   * total is the cap and `hasMore` is set; the page comes from the scored matches when every one
+   * was scored, else from `rankByLevels`.
    */
   private async exactSearch(words: string[], page: { offset: number; limit: number }, all = false): Promise<SearchPage & { strong: boolean; matches?: number[] }> {
     const statistics = await this.gramFrequencies.get();
@@ -808,10 +819,13 @@ export class EmbeddedSearchIndex implements SearchIndex {
     // Queries of more words than levels are made for are scored whole at once: past the cap,
     // counting to it first would only be followed by scoring every match.
     const levelled = words.length <= MAX_LEVEL_WORDS;
-    const first = await this.scoreMatches(words, page, levelled || driver !== undefined, statistics, driver, undefined, all);
-    const row = driver !== undefined && first.total <= SEARCH_TOTAL_CAP && first.candidates! > RARE_WORD_ROWS ? await this.scoreMatches(words, page, levelled, statistics, undefined, undefined, all) : first;
+    const scoredUpTo = sampled && sampled.share * statistics.rows < NEAR_CAP_ESTIMATE * SEARCH_TOTAL_CAP ? SCORED_NEAR_CAP : SEARCH_TOTAL_CAP + 1;
+    const first = await this.scoreMatches(words, page, levelled || driver !== undefined ? scoredUpTo : undefined, statistics, driver, undefined, all);
+    const row = driver !== undefined && first.total <= SEARCH_TOTAL_CAP && first.candidates! > RARE_WORD_ROWS ? await this.scoreMatches(words, page, levelled ? scoredUpTo : undefined, statistics, undefined, undefined, all) : first;
     if (row.total <= SEARCH_TOTAL_CAP) return { ids: row.ids, total: row.total, strong: row.strong, ...(row.matches && row.total > row.ids.length ? { matches: row.matches } : {}) };
-    if (!levelled) return { ids: row.ids, total: SEARCH_TOTAL_CAP, hasMore: page.offset + row.ids.length < row.total, strong: true };
+    // Every match was scored (a query of more words than levels are made for, or one not far past
+    // the cap): the page is theirs.
+    if (!levelled || row.total < scoredUpTo) return { ids: row.ids, total: SEARCH_TOTAL_CAP, hasMore: page.offset + row.ids.length < row.total, strong: row.strong };
     // The matches read cover blocks 0..last_block of the table: each level's size in the whole
     // table is estimated in proportion.
     const share = Math.max(1, row.size.blocks) / (row.last_block + 1);
@@ -825,7 +839,7 @@ export class EmbeddedSearchIndex implements SearchIndex {
    */
   private async monthSearch(words: string[], month: number, page: { offset: number; limit: number }): Promise<SearchPage> {
     const statistics = await this.gramFrequencies.get();
-    const row = await this.scoreMatches(words, page, false, statistics, undefined, month);
+    const row = await this.scoreMatches(words, page, undefined, statistics, undefined, month);
     if (row.total <= SEARCH_TOTAL_CAP) return { ids: row.ids, total: row.total };
     return { ids: row.ids, total: SEARCH_TOTAL_CAP, hasMore: page.offset + row.ids.length < row.total };
   }
@@ -833,10 +847,11 @@ export class EmbeddedSearchIndex implements SearchIndex {
   /**
    * Every word's score on the candidates (`candidates`, or the `driver` word's matches alone, at
    * most RARE_WORD_ROWS + 1 of them, counted in `candidates` when fewer than the cap match), and
-   * the matches: their number (up to SEARCH_TOTAL_CAP + 1 when `cap`), whether one is strong, the
-   * page, with `cap` the sizes of the score levels among them, and with `all` every match's id.
+   * the matches: their number (up to `upTo` when given), whether one is strong, the page, with
+   * `upTo` the sizes of the score levels among them, and with `all` every match's id.
    */
-  private async scoreMatches(words: string[], page: { offset: number; limit: number }, cap: boolean, statistics: GramStatistics, driver?: string, month?: number, all = false) {
+  private async scoreMatches(words: string[], page: { offset: number; limit: number }, upTo: number | undefined, statistics: GramStatistics, driver?: string, month?: number, all = false) {
+    const cap = upTo !== undefined;
     const { values, param } = parameters();
     // One score per word: the best field it is a substring of (0 when none), each check evaluated
     // at most once per candidate.
@@ -855,7 +870,7 @@ export class EmbeddedSearchIndex implements SearchIndex {
     const inMonth = month === undefined ? '' : ` AND extract(month FROM date) = ${param(month)}`;
     const scored = `SELECT schedule_id, date, ctid, ${columns}
         FROM search_documents WHERE ${candidates}${driverMatches}${inMonth}`;
-    const limit = cap ? ` LIMIT ${SEARCH_TOTAL_CAP + 1}` : '';
+    const limit = cap ? ` LIMIT ${upTo}` : '';
     const strong = scores.map((_, i) => `s${i} >= ${STRONG_SCORE}`).join(' AND ');
     const sql = `${BITMAP_ONLY}
       WITH ${driver === undefined ? `m AS MATERIALIZED (SELECT * FROM (${scored} OFFSET 0) c WHERE ${matched}${limit})` : `c AS MATERIALIZED (${scored} LIMIT ${RARE_WORD_ROWS + 1}), m AS MATERIALIZED (SELECT * FROM c WHERE ${matched}${limit})`},
