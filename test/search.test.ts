@@ -179,6 +179,27 @@ test('a month, a detail and a search page\'s items are read with one generic pla
   t.deepEqual(plans, ['schedule-detail', 'schedule-items-between', 'schedule-items-by-id'].map((name) => ({ name, generic_plans: reads, custom_plans: 0 })));
 });
 
+test('embedded: a search of a few words is planned once per connection, reads the new table after a rebuild, and at most 32 shapes are prepared', async (t) => {
+  // One connection: every search below runs on the session whose prepared statements are inspected.
+  const database = await migratedDatabase(t, 1);
+  const index = await createSearchIndex({ db: database.db, opensearchUrl: null, logger });
+  await index.rebuild([document({ scheduleId: 1, title: '가을축제 무대' }), document({ scheduleId: 2, title: '봄 축제' })]);
+  const reads = 6;
+  for (let i = 0; i < reads; i++) t.deepEqual((await index.search('가을축제 무대', { offset: 0, limit: 20 })).ids, [1]);
+  const prepared = () => database.db.any<{ generic_plans: number; custom_plans: number }>("SELECT generic_plans, custom_plans FROM pg_prepared_statements WHERE name LIKE 'search\\_%'");
+  t.true((await prepared()).some((plan) => plan.generic_plans === reads && plan.custom_plans === 0), 'the scoring statement ran its one plan on every search');
+  // The rebuild puts a new table in the old one's place: the prepared statement reads it.
+  await index.rebuild([document({ scheduleId: 3, title: '가을축제 무대 둘째 날' })]);
+  t.deepEqual((await index.search('가을축제 무대', { offset: 0, limit: 20 })).ids, [3]);
+  // Queries of one to three words of each kind (one character, two, initials) have more shapes
+  // than are prepared: the rest are planned on each call, and still answered.
+  const kinds = [['봄', '가', '날'], ['축제', '가을', '무대'], ['ㄱㅇ', 'ㅊㅈ', 'ㅁㄷ']];
+  const patterns = [[0], [1], [2]].flatMap((first) => [first, ...[0, 1, 2].flatMap((second) => [[...first, second], ...[0, 1, 2].map((third) => [...first, second, third])])]);
+  for (const pattern of patterns) await index.search(pattern.map((kind, i) => kinds[kind]![i]!).join(' '), { offset: 0, limit: 20 });
+  t.is((await prepared()).length, 32);
+  t.deepEqual((await index.search('가을축제 무대', { offset: 0, limit: 20 })).ids, [3]);
+});
+
 test('embedded: a character outside the basic plane (an emoji, a surrogate pair) is one character, alone or in a bigram', async (t) => {
   const database = await migratedDatabase(t);
   const index = await createSearchIndex({ db: database.db, opensearchUrl: null, logger });

@@ -116,6 +116,31 @@ export function preparedQuery(name: string, text: string): (...values: unknown[]
 }
 
 /**
+ * Runs `body` (numbered parameters `$1`…, each used) after `settings` (statements ending in `;`,
+ * such as plan settings local to the statement) in one simple-protocol message, as an SQL-level
+ * prepared statement `name` of the connection that runs it: parsed and planned once per
+ * connection, then executed with its values formatted into the EXECUTE (one message, as for any
+ * formatted query). The plan is made where the EXECUTE runs, under `settings`, and made again
+ * there when the tables it reads change. A connection that has not prepared it yet answers 26000
+ * and is sent the PREPARE with the EXECUTE: one round trip more, once. For a statement whose text
+ * varies by the shape of its input, generated here and formatted per call otherwise: the caller
+ * bounds how many names it uses (each holds its plan in every connection that ran it).
+ */
+export function executePrepared<T>(db: Db, name: string, settings: string, body: string, values: unknown[]): Promise<T[]> {
+  const execute = pgPromise.as.format(`EXECUTE ${name}(${values.map((_, i) => `$${i + 1}`).join(', ')})`, values);
+  return db.task(async (task) => {
+    try {
+      const [, rows = []] = await task.multi<T>(`${settings} ${execute}`);
+      return rows;
+    } catch (error) {
+      if (pgErrorCode(error) !== '26000') throw error;
+      const [, , rows = []] = await task.multi<T>(`${settings} PREPARE ${name} AS ${body}; ${execute}`);
+      return rows;
+    }
+  });
+}
+
+/**
  * A query whose values travel as parameters, parsed and planned on every call (no name bound to
  * its text): for a statement whose tables change between calls.
  */
