@@ -198,6 +198,10 @@ test('embedded: a search of a few words is planned once per connection, reads th
   for (const pattern of patterns) await index.search(pattern.map((kind, i) => kinds[kind]![i]!).join(' '), { offset: 0, limit: 20 });
   t.is((await prepared()).length, 32);
   t.deepEqual((await index.search('가을축제 무대', { offset: 0, limit: 20 })).ids, [3]);
+  // A session that lost its prepared statements behind the process's back prepares them again.
+  await database.db.none('DEALLOCATE ALL');
+  t.deepEqual((await index.search('가을축제 무대', { offset: 0, limit: 20 })).ids, [3]);
+  t.true((await prepared()).length > 0);
 });
 
 test('embedded: a character outside the basic plane (an emoji, a surrogate pair) is one character, alone or in a bigram', async (t) => {

@@ -115,29 +115,43 @@ export function preparedQuery(name: string, text: string): (...values: unknown[]
   return (...values) => new pgPromise.PreparedStatement({ name, text, values });
 }
 
+/** The statements `executePrepared` prepared on each connection (by its pg client). */
+const preparedOn = new WeakMap<object, Set<string>>();
+
 /**
  * Runs `body` (numbered parameters `$1`…, each used) after `settings` (statements ending in `;`,
  * such as plan settings local to the statement) in one simple-protocol message, as an SQL-level
  * prepared statement `name` of the connection that runs it: parsed and planned once per
  * connection, then executed with its values formatted into the EXECUTE (one message, as for any
  * formatted query). The plan is made where the EXECUTE runs, under `settings`, and made again
- * there when the tables it reads change. A connection that has not prepared it yet answers 26000
- * and is sent the PREPARE with the EXECUTE: one round trip more, once. For a statement whose text
- * varies by the shape of its input, generated here and formatted per call otherwise: the caller
- * bounds how many names it uses (each holds its plan in every connection that ran it).
+ * there when the tables it reads change. The PREPARE goes with the first EXECUTE on a connection
+ * (the names each one prepared are kept here); were a connection to lose or already hold one, its
+ * error (26000, 42P05) is answered once. For a statement whose text varies by the shape of its
+ * input and would otherwise be planned on every call: the caller bounds how many names it uses
+ * (each holds its plan in every connection that ran it).
  */
-export function executePrepared<T>(db: Db, name: string, settings: string, body: string, values: unknown[]): Promise<T[]> {
+export async function executePrepared<T>(db: Db, name: string, settings: string, body: string, values: unknown[]): Promise<T[]> {
   const execute = pgPromise.as.format(`EXECUTE ${name}(${values.map((_, i) => `$${i + 1}`).join(', ')})`, values);
-  return db.task(async (task) => {
+  const prepareAndExecute = `${settings} PREPARE ${name} AS ${body}; ${execute}`;
+  const connection = await db.connect();
+  try {
+    const names = preparedOn.get(connection.client) ?? new Set<string>();
+    preparedOn.set(connection.client, names);
+    const run = async (text: string) => (await connection.multi<T>(text)).at(-1) ?? [];
+    let rows: T[];
     try {
-      const [, rows = []] = await task.multi<T>(`${settings} ${execute}`);
-      return rows;
+      rows = await run(names.has(name) ? `${settings} ${execute}` : prepareAndExecute);
     } catch (error) {
-      if (pgErrorCode(error) !== '26000') throw error;
-      const [, , rows = []] = await task.multi<T>(`${settings} PREPARE ${name} AS ${body}; ${execute}`);
-      return rows;
+      const code = pgErrorCode(error);
+      if (code === '26000') rows = await run(prepareAndExecute);
+      else if (code === '42P05') rows = await run(`${settings} ${execute}`);
+      else throw error;
     }
-  });
+    names.add(name);
+    return rows;
+  } finally {
+    connection.done();
+  }
 }
 
 /**
