@@ -207,10 +207,10 @@ async function main(): Promise<void> {
   try {
     await migrate(database.db, logger);
     // Statements sent, counted per fan-typed kind: a query's cost is mostly its round trips. A
-    // prepared statement runs in a task of its own (executePrepared): one statement a task.
+    // prepared statement runs on a connection taken for it (executePrepared): one statement each.
     let statements = 0;
     const counted = database.db as unknown as Record<string, (...args: unknown[]) => unknown>;
-    for (const method of ['multi', 'one', 'oneOrNone', 'any', 'none', 'manyOrNone', 'task']) {
+    for (const method of ['multi', 'one', 'oneOrNone', 'any', 'none', 'manyOrNone', 'connect']) {
       const original = counted[method]!.bind(database.db);
       counted[method] = (...args: unknown[]) => {
         statements++;
