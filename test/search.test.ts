@@ -577,7 +577,7 @@ interface Recorded {
 }
 
 /** Answers the few OpenSearch endpoints the engine calls, with one alias and its indices in memory. */
-async function recordingStub(options: { failedSwaps?: number; weakExact?: boolean } = {}) {
+async function recordingStub(options: { failedSwaps?: number; weakExact?: boolean; readingsOverlap?: boolean } = {}) {
   let failedSwaps = options.failedSwaps ?? 0;
   let searches = 0;
   const calls: Recorded[] = [];
@@ -616,6 +616,13 @@ async function recordingStub(options: { failedSwaps?: number; weakExact?: boolea
         return send(200, searches++ === 0
           ? { took: 1, timed_out: false, _shards: shards, hits: { total: { value: 2, relation: 'eq' }, hits: [{ _id: '9', _score: 1 }, { _id: '4', _score: 1 }] }, aggregations: { strong: { doc_count: 0 } } }
           : { took: 1, timed_out: false, _shards: shards, hits: { total: { value: 1, relation: 'eq' }, hits: [{ _id: '5', _score: 0.8 }] } });
+      }
+      // The query's own words match nothing; every later search (its readings) matches the same 30
+      // documents, paged as asked.
+      if (path.endsWith('/_search') && options.readingsOverlap) {
+        const { from = 0, size = 10 } = JSON.parse(body) as { from?: number; size?: number };
+        const ids = searches++ === 0 ? [] : Array.from({ length: 30 }, (_, i) => 30 - i);
+        return send(200, { took: 1, timed_out: false, _shards: shards, hits: { total: { value: ids.length, relation: 'eq' }, hits: ids.slice(from, from + size).map((id) => ({ _id: String(id), _score: 8 })) } });
       }
       if (path.endsWith('/_search')) return send(200, { took: 1, timed_out: false, _shards: { total: 1, successful: 1, failed: 0 }, hits: { total: { value: 12, relation: 'eq' }, hits: [{ _id: '9', _score: 8 }, { _id: '4', _score: 8 }] } });
       if (path.endsWith('/_mapping')) return send(200, Object.fromEntries(aliased.map((name) => [name, { mappings: { _meta: { dictionary: 'another' } } }])));
@@ -703,6 +710,19 @@ test('opensearch: client calls — a swap that names an index another process al
   t.is(await index.rebuild([document({ scheduleId: 3, title: '팬미팅' })]), 1);
   t.is(stub.calls.filter((call) => call.path === '/_aliases').length, 2);
   t.is(stub.aliased().length, 1);
+});
+
+test('opensearch: client calls — readings matching more than their page send a second request for every match id, and the total counts each once', async (t) => {
+  const stub = await recordingStub({ readingsOverlap: true });
+  t.teardown(stub.close);
+  const index = new OpenSearchSearchIndex({ client: new Client({ node: stub.url }), alias: 'stub', logger, userDictionary: async () => '' });
+  t.teardown(() => index.close());
+  // 팬밋 reads as 팬미팅 and, half-typed, as 팬미 ㅍㅁㅅ: both readings match the stub's 30 documents.
+  const page = await index.search('팬밋', { offset: 0, limit: 20 });
+  t.deepEqual(page, { ids: Array.from({ length: 20 }, (_, i) => 30 - i), total: 30 });
+  const searches = stub.calls.filter((call) => call.path === '/stub/_search').map((call) => JSON.parse(call.body));
+  t.is(searches.filter((body) => body.size === 30 && body.from === 0).length, 2, 'one request of every match a reading');
+  t.true(searches.every((body) => body._source === false));
 });
 
 test('opensearch: client calls — weak exact hits are followed by a typo search paged after them', async (t) => {

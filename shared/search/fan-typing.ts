@@ -198,8 +198,8 @@ async function searchSteps(engine: WordSearchEngine, words: string[], page: Page
   const counted = countedMatches([headList, ...found]);
   const total = () => {
     if (counted === undefined) return SEARCH_TOTAL_CAP + 1;
-    for (const id of merged) counted.add(id);
-    return counted.size;
+    for (const id of merged) counted.ids.add(id);
+    return counted.ids.size + counted.unlisted;
   };
   // A rewrite matching well filled the page: the typo matches, which would come after it, are
   // not searched (the total then counts what the exact searches found).
@@ -223,16 +223,20 @@ async function searchSteps(engine: WordSearchEngine, words: string[], page: Page
 
 /**
  * Every match of the lists together, each document once (a list's `matches`, or its page when it
- * holds them all); undefined when a list holds more than SEARCH_TOTAL_CAP (the total is then past
- * the cap).
+ * holds them all), and the matches of lists that listed neither (`unlisted`, counted as others: an
+ * engine that did not list them over-counts rather than under-counts); undefined when a list holds
+ * more than SEARCH_TOTAL_CAP (the total is then past the cap).
  */
-function countedMatches(lists: ExactPage[]): Set<number> | undefined {
-  const counted = new Set<number>();
+function countedMatches(lists: ExactPage[]): { ids: Set<number>; unlisted: number } | undefined {
+  const ids = new Set<number>();
+  let unlisted = 0;
   for (const list of lists) {
     if (list.hasMore !== undefined || list.total > SEARCH_TOTAL_CAP) return undefined;
-    for (const id of list.matches ?? list.ids) counted.add(id);
+    const listed = list.matches ?? list.ids;
+    for (const id of listed) ids.add(id);
+    unlisted += Math.max(0, list.total - listed.length);
   }
-  return counted;
+  return { ids, unlisted };
 }
 
 /** A weak query's exact page followed by its typo matches (`started` already, for a head matching nothing), paged after them. */
