@@ -158,6 +158,10 @@ const COUNT_WALK_SLACK = 3;
  * need no counting (a member's name in a third of the benchmark's documents walked 2,800 rows to
  * count 1,001 matches, 9 ms, to be told what the sample says).
  */
+const SURE_SAMPLED_MATCHES = 30;
+const SURE_CAP_FACTOR = 3;
+const surelyCapped = (sampled: SampledMatches, tableRows: number) =>
+  sampled.count >= SURE_SAMPLED_MATCHES && sampled.share * tableRows >= SURE_CAP_FACTOR * SEARCH_TOTAL_CAP;
 /**
  * A query the sample estimates below NEAR_CAP_ESTIMATE times the cap has up to SCORED_NEAR_CAP
  * matches scored, not SEARCH_TOTAL_CAP + 1: one just past the cap (a member beside an event's
@@ -168,10 +172,6 @@ const COUNT_WALK_SLACK = 3;
  */
 const NEAR_CAP_ESTIMATE = 1.5;
 const SCORED_NEAR_CAP = 2 * SEARCH_TOTAL_CAP + 1;
-const SURE_SAMPLED_MATCHES = 30;
-const SURE_CAP_FACTOR = 3;
-const surelyCapped = (sampled: SampledMatches, tableRows: number) =>
-  sampled.count >= SURE_SAMPLED_MATCHES && sampled.share * tableRows >= SURE_CAP_FACTOR * SEARCH_TOTAL_CAP;
 /**
  * A word in fewer documents than the statistics list (3% of them) narrows a query's candidates
  * alone, up to RARE_WORD_ROWS of them (scoring a candidate row costs about 10 µs), when the
