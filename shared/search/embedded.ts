@@ -835,8 +835,8 @@ export class EmbeddedSearchIndex implements SearchIndex {
     // counting to it first would only be followed by scoring every match.
     const levelled = words.length <= MAX_LEVEL_WORDS;
     const scoredUpTo = sampled && sampled.share * statistics.rows < NEAR_CAP_ESTIMATE * SEARCH_TOTAL_CAP ? SCORED_NEAR_CAP : SEARCH_TOTAL_CAP + 1;
-    const first = await this.scoreMatches(words, page, levelled || driver !== undefined ? scoredUpTo : undefined, statistics, driver, undefined, all);
-    const row = driver !== undefined && first.total <= SEARCH_TOTAL_CAP && first.candidates! > RARE_WORD_ROWS ? await this.scoreMatches(words, page, levelled ? scoredUpTo : undefined, statistics, undefined, undefined, all) : first;
+    const first = await this.scoreMatches(words, page, statistics, { upTo: levelled || driver !== undefined ? scoredUpTo : undefined, driver, all });
+    const row = driver !== undefined && first.total <= SEARCH_TOTAL_CAP && first.candidates! > RARE_WORD_ROWS ? await this.scoreMatches(words, page, statistics, { upTo: levelled ? scoredUpTo : undefined, all }) : first;
     if (row.total <= SEARCH_TOTAL_CAP) return { ids: row.ids, total: row.total, strong: row.strong, ...(row.matches && row.total > row.ids.length ? { matches: row.matches } : {}) };
     // Every match was scored (a query of more words than levels are made for, or one not far past
     // the cap): the page is theirs.
@@ -854,7 +854,7 @@ export class EmbeddedSearchIndex implements SearchIndex {
    */
   private async monthSearch(words: string[], month: number, page: { offset: number; limit: number }): Promise<SearchPage> {
     const statistics = await this.gramFrequencies.get();
-    const row = await this.scoreMatches(words, page, undefined, statistics, undefined, month);
+    const row = await this.scoreMatches(words, page, statistics, { month });
     if (row.total <= SEARCH_TOTAL_CAP) return { ids: row.ids, total: row.total };
     return { ids: row.ids, total: SEARCH_TOTAL_CAP, hasMore: page.offset + row.ids.length < row.total };
   }
@@ -865,7 +865,12 @@ export class EmbeddedSearchIndex implements SearchIndex {
    * the matches: their number (up to `upTo` when given), whether one is strong, the page, with
    * `upTo` the sizes of the score levels among them, and with `all` every match's id.
    */
-  private async scoreMatches(words: string[], page: { offset: number; limit: number }, upTo: number | undefined, statistics: GramStatistics, driver?: string, month?: number, all = false) {
+  private async scoreMatches(
+    words: string[],
+    page: { offset: number; limit: number },
+    statistics: GramStatistics,
+    { upTo, driver, month, all = false }: { upTo?: number; driver?: string | undefined; month?: number; all?: boolean },
+  ) {
     const cap = upTo !== undefined;
     const { values, param } = parameters();
     // One score per word: the best field it is a substring of (0 when none), each check evaluated
@@ -909,10 +914,10 @@ export class EmbeddedSearchIndex implements SearchIndex {
    * text is one of the first MAX_PREPARED_SHAPES this process met, else planned on the call.
    */
   private run<T>(settings: string, body: string, values: unknown[], prepare: boolean): Promise<T[]> {
+    const planned = () => this.db.multi<T>(`${settings}${body}`, values).then(([, rows = []]) => rows);
+    if (!prepare) return planned();
     const name = `search_${createHash('sha1').update(body).digest('hex').slice(0, 32)}`;
-    if (!prepare || (!this.preparedShapes.has(name) && this.preparedShapes.size >= MAX_PREPARED_SHAPES)) {
-      return this.db.multi<T>(`${settings}${body}`, values).then(([, rows = []]) => rows);
-    }
+    if (!this.preparedShapes.has(name) && this.preparedShapes.size >= MAX_PREPARED_SHAPES) return planned();
     this.preparedShapes.add(name);
     return executePrepared<T>(this.db, name, settings, body, values);
   }

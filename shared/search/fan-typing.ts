@@ -196,11 +196,7 @@ async function searchSteps(engine: WordSearchEngine, words: string[], page: Page
   // The total counts each document once: readings overlap (라방 as 라이브 and as 인스타그램 라이브;
   // 나침반의 and 나침반, its particle dropped, in the same descriptions).
   const counted = countedMatches([headList, ...found]);
-  const total = () => {
-    if (counted === undefined) return SEARCH_TOTAL_CAP + 1;
-    for (const id of merged) counted.ids.add(id);
-    return counted.ids.size + counted.unlisted;
-  };
+  const total = () => (counted === undefined ? SEARCH_TOTAL_CAP + 1 : new Set([...counted.ids, ...merged]).size + counted.unlisted);
   // A rewrite matching well filled the page: the typo matches, which would come after it, are
   // not searched (the total then counts what the exact searches found).
   if (merged.size >= end && rewritten.length > 0 && merged.size > headIds.length) return { ids: [...merged].slice(page.offset, end), total: total() };
