@@ -58,7 +58,8 @@ interface EarlyStart {
   found: Promise<ExactPage[]>;
   /** The typo matches, or undefined when a rewrite was expected to match (the search was not started). */
   typos?: Promise<number[] | undefined>;
-  presence?: Promise<boolean[]>;
+  /** Which words match anything alone, or undefined when a rewrite was expected to match (the check was not started). */
+  presence?: Promise<boolean[] | undefined>;
   /** The month's search (step 4) of a query with a month word. */
   month?: Promise<SearchPage>;
   /** The first search leaving a word out, of a two-word query expected to need one (`expectedLeaveOut`). */
@@ -81,9 +82,12 @@ function startEarly(engine: WordSearchEngine, words: string[], page: Page, rewri
   const inMonth = monthSearch(engine, words, page);
   const found = quiet(rewritten.then((list) => Promise.all(list.map((rewrite) => engine.exact(rewrite.words, window, true)))));
   const rewritesUnmatched = quiet(rewritten.then(async (list) => (await Promise.all(list.map((rewrite) => engine.likelyUnmatched!(rewrite.words)))).every(Boolean)));
-  const presence = words.length >= 2 ? quiet(engine.present(words)) : undefined;
-  // The typo search waits for what says it would be skipped: a rewrite expected to match (its
-  // matches would fill the page first) or a word that no document holds even within a typo.
+  // The presence check and the typo search wait for what says they are needed: a rewrite expected
+  // to match fills the page first, leaving no typo to look for and no word to leave out (이서연
+  // 음방: 음방's typo skeleton is in thousands of the benchmark's documents, its check took 7-15 ms
+  // of the second core beside the rewrites' scoring). The typo search also waits for a word that
+  // no document holds even within a typo.
+  const presence = words.length >= 2 ? quiet(rewritesUnmatched.then((unmatched) => (unmatched ? engine.present(words) : undefined))) : undefined;
   const typos = async () => {
     if (!(await rewritesUnmatched) || (await presence)?.includes(false)) return undefined;
     return engine.typos(words, false);
@@ -201,8 +205,8 @@ async function searchSteps(engine: WordSearchEngine, words: string[], page: Page
   // not searched (the total then counts what the exact searches found).
   if (merged.size >= end && rewritten.length > 0 && merged.size > headIds.length) return { ids: [...merged].slice(page.offset, end), total: total() };
   // A word that no document holds, exactly or within a typo (the presence check looks at both),
-  // leaves the typo search nothing to find.
-  const present = presence ? await presence.catch(() => undefined) : undefined;
+  // leaves the typo search nothing to find. A check not started early starts now.
+  const present = presence ? ((await presence.catch(() => undefined)) ?? (await engine.present(words).catch(() => undefined))) : undefined;
   if (words.some(isTypoCandidate) && !present?.includes(false)) add((head.total === 0 ? await early?.typos : undefined) ?? (await engine.typos(words, head.total > 0)));
   if (merged.size === 0 && words.length <= MAX_TYPO_REWRITE_WORDS) {
     // A short query's first rewrite that may hold a typo in a word of its own (가요데축재, split by
