@@ -151,6 +151,28 @@ test('embedded: a rebuild leaves indexes the size of a fresh build, under their 
   t.false((await database.db.one<{ left: boolean }>("SELECT to_regclass('search_documents_rebuilt') IS NOT NULL AS left")).left);
 });
 
+test('embedded: the GIN index keeps no pending list after a rebuild or writes, which every search would read', async (t) => {
+  const database = await migratedDatabase(t);
+  const index = await createSearchIndex({ db: database.db, opensearchUrl: null, logger });
+  // gin_clean_pending_list answers how many pending pages it moved into the index: none is left
+  // for a search to read. With the list on, the rebuild of these 2,000 documents left 302.
+  const pending = () =>
+    database.db.map(
+      `SELECT c.relname AS name, c.reloptions::text AS options, gin_clean_pending_list(c.oid::regclass)::int AS pages
+         FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid JOIN pg_am a ON a.oid = c.relam
+        WHERE i.indrelid = 'search_documents'::regclass AND a.amname = 'gin'`,
+      [],
+      (row: { name: string; options: string | null; pages: number }) => `${row.name} ${row.options} ${row.pages}`,
+    );
+  const documents = Array.from({ length: 2_000 }, (_, i) => document({ scheduleId: i + 1, title: `팬미팅 ${i % 97} 콘서트 ${i}`, memberNames: ['송하영', '이채영'].slice(i % 2), date: `2025-${String((i % 12) + 1).padStart(2, '0')}-01` }));
+  await index.rebuild(documents);
+  t.deepEqual(await pending(), ['search_documents_grams_by_date {fastupdate=off} 0'], 'after the rebuild');
+  await index.upsert(documents.slice(0, 100).map((entry) => ({ ...entry, title: `쇼케이스 ${entry.scheduleId}` })));
+  t.deepEqual(await pending(), ['search_documents_grams_by_date {fastupdate=off} 0'], 'after writes');
+  const page = await index.search('쇼케이스', { offset: 0, limit: 100 });
+  t.is(page.total, 100);
+});
+
 test('a written schedule\'s search document is read with the plan its connection made once, not planned on every write', async (t) => {
   // One connection: every read below runs on the session whose prepared statement is inspected.
   const database = await migratedDatabase(t, 1);
