@@ -1175,9 +1175,9 @@ const TYPO_FIELDS = [
 /**
  * Typo candidates ranked: per word the exact field tier (from the SQL scores or the keys) or else
  * the typo tier of the best field it is within one jamo edit of, then newer first; a candidate with
- * a word matching neither way is dropped. Plain loops, nothing allocated per candidate but its
- * field skeletons: ranking 300 candidates was the largest share of a typo query's JavaScript (1.3
- * ms of 7 on the benchmark's typo queries, a third of it creating closures and tuples per row).
+ * a word matching neither way is dropped. Nothing is allocated per candidate but its field
+ * skeletons: ranking 300 candidates was the largest share of a typo query's JavaScript (1.3 ms of
+ * 7 on the benchmark's typo queries, a third of it creating closures and tuples per row).
  */
 function rankTypoMatches(words: string[], rows: TypoCandidate[]): number[] {
   const ranked: { id: number; date: string; score: number }[] = [];
@@ -1188,18 +1188,26 @@ function rankTypoMatches(words: string[], rows: TypoCandidate[]): number[] {
     fieldSkeletons.length = 0;
     let score = 0;
     for (let i = 0; i < words.length && score >= 0; i++) {
-      const word = words[i]!;
-      let tier = Number(row.scores[i] ?? 0);
-      for (let field = 0; tier === 0 && field < TYPO_FIELDS.length; field++) if (row[TYPO_FIELDS[field]!.column].includes(word)) tier = TYPO_FIELDS[field]!.exact;
-      const skeletons = wordSkeletons[i];
-      for (let field = 0; tier === 0 && skeletons !== undefined && field < TYPO_FIELDS.length; field++) {
-        const text = row[TYPO_FIELDS[field]!.column];
-        if (matchesWithTypo(text, word, (fieldSkeletons[field] ??= typoSkeletons(text)), skeletons)) tier = TYPO_FIELDS[field]!.typo;
-      }
+      const tier = Number(row.scores[i] ?? 0) || typoWordTier(row, words[i]!, wordSkeletons[i], fieldSkeletons);
       score = tier > 0 ? score + tier : -1;
     }
     if (score >= 0) ranked.push({ id: row.schedule_id, date: row.day, score });
   }
   ranked.sort((a, b) => b.score - a.score || (a.date < b.date ? 1 : a.date > b.date ? -1 : 0) || b.id - a.id);
   return ranked.map((match) => match.id);
+}
+
+/**
+ * A word's tier in a typo candidate, best field first: exact in a field, else within a typo of it
+ * (`skeletons`, the word's, when it may be corrected); 0 when neither. `fieldSkeletons` holds the
+ * fields' typo skeletons computed so far.
+ */
+function typoWordTier(row: TypoCandidate, word: string, skeletons: string[] | undefined, fieldSkeletons: (string[] | undefined)[]): number {
+  for (const { column, exact } of TYPO_FIELDS) if (row[column].includes(word)) return exact;
+  if (skeletons === undefined) return 0;
+  for (let field = 0; field < TYPO_FIELDS.length; field++) {
+    const { column, typo } = TYPO_FIELDS[field]!;
+    if (matchesWithTypo(row[column], word, (fieldSkeletons[field] ??= typoSkeletons(row[column])), skeletons)) return typo;
+  }
+  return 0;
 }
