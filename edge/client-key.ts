@@ -33,3 +33,16 @@ export function clientKey(address: string): string {
   if (!isIPv6(bare)) return address;
   return `${groupsOf(bare.toLowerCase()).slice(0, 4).map((group) => group.toString(16)).join(':')}::/64`;
 }
+
+/**
+ * The network a client address belongs to, for counting how many separate voices asked for
+ * something: an IPv4 address's /24, an IPv6 address's /48 (a site's allocation). A few addresses
+ * rented in one subnet are one network.
+ */
+export function clientNetwork(address: string): string {
+  const mapped = MAPPED_IPV4.exec(address);
+  const bare = (mapped ? mapped[1]! : address).replace(/%.*$/, '');
+  if (isIPv4(bare)) return `${bare.split('.').slice(0, 3).join('.')}.0/24`;
+  if (isIPv6(bare)) return `${groupsOf(bare.toLowerCase()).slice(0, 3).map((group) => group.toString(16)).join(':')}::/48`;
+  return address;
+}

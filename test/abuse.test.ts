@@ -28,7 +28,7 @@ test.after.always(async () => {
 });
 
 let counter = 0;
-const uniqueIp = () => `203.0.${(++counter >> 8) & 255}.${counter & 255}`;
+const uniqueIp = () => `203.${(++counter >> 8) & 255}.${counter & 255}.9`;
 const uniqueEmail = () => `abuse${++counter}-${randomUUID().slice(0, 8)}@example.com`;
 /** A distinct loopback source address (Linux routes all of 127/8 to lo). */
 const uniqueLoopback = () => `127.0.${10 + ((++counter >> 8) & 127)}.${(counter & 255) || 1}`;
@@ -294,7 +294,7 @@ test('popular: saves from one or two addresses do not move it; a third address d
   const two = uniqueIp();
   await save(two);
   await save(two);
-  t.is((await popular()).find((q) => q.query === query), undefined, 'two addresses are not popular (SUGGEST_MIN_ADDRESSES 3)');
+  t.is((await popular()).find((q) => q.query === query), undefined, 'two addresses are not popular (SUGGEST_MIN_NETWORKS 3)');
   await save(uniqueIp());
   t.deepEqual((await popular()).find((q) => q.query === query), { query, count: 3 });
   const rows = await proxied.running.services.db.one('SELECT count(*)::int AS n FROM saved_searches WHERE query = $1', [query]);

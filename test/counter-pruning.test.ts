@@ -72,8 +72,8 @@ test('saved searches older than the retention window are deleted; those inside i
   const db = await database(t);
   const now = new Date('2026-11-22T12:00:00Z');
   const daysAgo = (days: number) => new Date(now.getTime() - days * 86_400_000);
-  for (let i = 0; i < 20; i++) await saveSearch(db, `오래된 검색 ${i}`, `198.51.100.${i}`, daysAgo(31), 50);
-  await saveSearch(db, '최근 검색', '198.51.100.1', daysAgo(29), 50);
+  for (let i = 0; i < 20; i++) await saveSearch(db, `오래된 검색 ${i}`, `198.51.100.${i}`, '198.51.100.0/24', daysAgo(31), 50);
+  await saveSearch(db, '최근 검색', '198.51.100.1', '198.51.100.0/24', daysAgo(29), 50);
   t.is((await pruneExpiredCounters(db, now, 30)).savedSearches, 20);
   t.deepEqual(await db.map('SELECT query FROM saved_searches', [], (row: { query: string }) => row.query), ['최근 검색']);
   // A shorter window set by the operator is honoured.

@@ -141,7 +141,7 @@ test.after.always(async () => {
 });
 
 let counter = 0;
-const address = () => `198.51.${100 + ((++counter >> 8) & 15)}.${counter & 255}`;
+const address = () => `198.${51 + ((++counter >> 8) & 15)}.${counter & 255}.7`;
 const save = (query: string, from: string) => call(service.url, 'POST', '/api/schedules/suggestions/save', { json: { query }, headers: { 'x-forwarded-for': from } });
 const suggest = async (q: string, from = address()) => call(service.url, 'GET', `/api/schedules/suggestions/?q=${encodeURIComponent(q)}`, { headers: { 'x-forwarded-for': from } });
 const popular = async () => (await call(service.url, 'GET', `/api/schedules/suggestions/popular?limit=50&_=${++counter}`)).body.queries as { query: string; count: number }[];
@@ -238,6 +238,58 @@ test.serial('blocking: an administrator takes a query out of popular and suggest
   const entry = (listed.body.queries as { query: string; blockedAt: string }[]).find((q) => q.query === query);
   t.truthy(entry);
   t.false(Number.isNaN(Date.parse(entry!.blockedAt)));
+});
+
+/** Ways to write a query that look the same on screen: every one must count, block and suggest as the query itself. */
+const lookAlikes = (query: string): [string, string][] => {
+  const [first, ...rest] = [...query];
+  const tail = rest.join('');
+  return [
+    ['a zero-width non-joiner', `${first}\u200C${tail}`],
+    ['a soft hyphen', `${first}\u00AD${tail}`],
+    ['a Hangul filler (U+3164)', `${first}\u3164${tail}`],
+    ['bidi controls', `\u202E${first}\u2066${tail}\u2069\u202C`],
+    ['a zero-width space and a word joiner', `${first}\u200B\u2060${tail}`],
+    ['a variation selector', `${first}\uFE0F${tail}`],
+    ['full-width spaces and a no-break space', `${query.replace(/ /g, '\u3000\u00A0')}`],
+  ];
+};
+
+test.serial('blocking: a blocked query stays blocked when it comes back with invisible, bidi or look-alike characters inside', async (t) => {
+  const token = await adminToken(service.url);
+  const query = '루미네 탈퇴 루머';
+  const blocked = await call(service.url, 'DELETE', `/api/schedules/suggestions/popular?query=${encodeURIComponent(query)}`, { token });
+  t.is(blocked.status, 200);
+  for (const [why, variant] of lookAlikes(query)) {
+    t.not(variant, query);
+    for (let i = 0; i < 4; i++) t.is((await save(variant, address())).status, 200, why);
+    t.false((await popular()).some((q) => q.query.replace(/\s/g, '') === query.replace(/\s/g, '')), `${why}: not popular`);
+    const suggested = (await suggest('루미네 탈')).body.suggestions as string[];
+    t.false(suggested.some((s) => [...s].filter((c) => /[\p{L}\p{N}]/u.test(c)).join('') === '루미네탈퇴루머'), `${why}: not suggested (${JSON.stringify(suggested)})`);
+  }
+  const rows = await service.running.services.db.one<{ n: number }>('SELECT count(*)::int AS n FROM saved_searches WHERE query LIKE $1', ['%탈%']);
+  t.is(rows.n, 0, 'no saved row of any variant');
+  // Blocking a variant blocks the plain query too: both normalise to one stored form.
+  const other = '루미네 열애설';
+  const variant = lookAlikes(other)[0]![1];
+  const second = await call(service.url, 'DELETE', `/api/schedules/suggestions/popular?query=${encodeURIComponent(variant)}`, { token });
+  t.deepEqual(second.body, { query: other, blocked: true, removed: 0 });
+  for (let i = 0; i < 3; i++) await save(other, address());
+  t.false((await popular()).some((q) => q.query === other));
+});
+
+test.serial('saves count networks: three addresses of one IPv4 /24 or one IPv6 /48 are one voice; the same save written with full-width letters counts as the plain one', async (t) => {
+  const query = '네트워크 집계 확인';
+  const subnet = `198.${80 + (++counter & 15)}.${counter & 255}`;
+  for (const host of [1, 2, 3, 77, 200]) t.is((await save(query, `${subnet}.${host}`)).status, 200);
+  t.false((await popular()).some((q) => q.query === query), 'five addresses of one /24 are one network');
+  for (const host of ['2001:db8:77:1::1', '2001:db8:77:2::1', '2001:db8:77:ffff::9']) t.is((await save(query, host)).status, 200);
+  t.false((await popular()).some((q) => q.query === query), 'plus one IPv6 /48: two networks');
+  t.is((await save('네트워크　집계　확인', address())).status, 200);
+  t.deepEqual((await popular()).find((q) => q.query === query), { query, count: 9 }, 'a third network (written with ideographic spaces) makes it popular');
+  const latin = 'ＯＳＴ Ｌｉｖｅ';
+  for (let i = 0; i < 3; i++) await save(latin, address());
+  t.truthy((await popular()).find((q) => q.query === 'ost live'), 'full-width Latin is stored as plain lower-case Latin');
 });
 
 // ---- memory after a flood of saves and a restart (the real process) -----------------------------

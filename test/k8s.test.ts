@@ -42,8 +42,10 @@ const INTENTIONALLY_UNSET: Record<string, Record<string, string>> = {
     STORAGE_SECRET_KEY: 'local storage in dev (STORAGE_URL unset)',
     MICROBLOG_MIRROR_URL: 'no mirror front end in dev: the microblog bot stays disabled',
     OTEL_EXPORTER_OTLP_ENDPOINT: 'no OpenTelemetry collector in these manifests: tracing stays off until an operator sets it (k8s/README.md)',
+    SUGGEST_MIN_ADDRESSES: 'the older name of SUGGEST_MIN_NETWORKS, read only when that is unset; the manifests set the new name',
   },
   production: {
+    SUGGEST_MIN_ADDRESSES: 'the older name of SUGGEST_MIN_NETWORKS, read only when that is unset; the manifests set the new name',
     OTEL_EXPORTER_OTLP_ENDPOINT: 'no OpenTelemetry collector in these manifests: tracing stays off until an operator sets it (k8s/README.md)',
   },
 };

@@ -63,6 +63,11 @@ const normalizationCases: [name: string, input: string, expected: string][] = [
   ['emoji are kept, ZWJ sequences intact', ' 💖 생일  👩‍👩‍👧 ', '💖 생일 👩‍👩‍👧'],
   ['SQL and regex metacharacters are plain text', "  %_ '; DROP TABLE x; -- .*( ", "%_ '; drop table x; -- .*("],
   ['only whitespace gives the empty string', ' \t\n ', ''],
+  ['full-width letters and digits and circled numbers are their plain forms (NFKC)', 'ＯＳＴ　Ｐａｒｔ．① ＬＩＶＥ', 'ost part.1 live'],
+  ['typed initial consonants stay compatibility jamo, half-width jamo become them', 'ㅎㄱㅇㄷ ﾡﾤ', 'ㅎㄱㅇㄷ ㄱㄴ'],
+  ['soft hyphen, non-joiner, Hangul fillers and variation selectors are removed', '루\u00AD미\u200C네\u3164 생\uFFA0일\uFE0F', '루미네 생일'],
+  ['bidi controls are removed', '\u202E루미네\u202C \u2066콘서트\u2069\u200F', '루미네 콘서트'],
+  ['a joiner outside an emoji sequence is removed', '루\u200D미네', '루미네'],
 ];
 
 for (const [name, input, expected] of normalizationCases) {

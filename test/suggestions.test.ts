@@ -32,7 +32,7 @@ test.before(async () => {
   service.running.services.analysis.schedulesChanged();
   await call(service.url, 'POST', '/api/schedules/sync-search', { token: await admin() });
   for (let i = 0; i < 4; i++) await save('프로미스나인 콘서트 서울');
-  // A saved search is suggested once three addresses saved it (SUGGEST_MIN_ADDRESSES).
+  // A saved search is suggested once three networks saved it (SUGGEST_MIN_NETWORKS).
   for (let i = 0; i < 3; i++) await save('프로미스나인 팬미팅');
 });
 test.after.always(async () => {
@@ -48,7 +48,7 @@ const suggest = async (q: string, limit?: number) => {
 let saver = 0;
 async function save(query: unknown) {
   saver++;
-  return call(service.url, 'POST', '/api/schedules/suggestions/save', { json: { query }, headers: { 'x-forwarded-for': `10.44.${saver >> 8}.${saver & 255}` } });
+  return call(service.url, 'POST', '/api/schedules/suggestions/save', { json: { query }, headers: { 'x-forwarded-for': `10.${44 + (saver >> 8)}.${saver & 255}.1` } });
 }
 
 // The table: what a fan types, and a suggestion that must be among the first five.

@@ -37,7 +37,7 @@ const SUGGESTION_CACHE_ENTRIES = 5_000;
 
 /** Defaults of the configuration (shared/runtime/config.ts), for benchmarks and tests that build a pool alone. */
 const DEFAULT_TIMEOUTS = { connectMs: 5_000, queryMs: 5_000 };
-const DEFAULT_SAVED_SEARCHES: SuggestedSearchRules = { retentionDays: 30, minAddresses: 3 };
+const DEFAULT_SAVED_SEARCHES: SuggestedSearchRules = { retentionDays: 30, minNetworks: 3 };
 
 export function createAnalysisPool(databaseUrl: string, logger: Logger, options: AnalysisPoolOptions = {}): AnalysisPool {
   const timeouts = options.timeouts ?? DEFAULT_TIMEOUTS;

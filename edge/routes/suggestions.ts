@@ -1,7 +1,7 @@
 // Suggestions, /api/schedules/suggestions (decisions.md "Suggestions"): completions from the
 // analysis pool, popular searches of the last 7 days, saving a finished search, the user dictionary.
 // Saved searches are bounded and cannot buy a suggestion (docs/security.md, "Saved searches"): a
-// daily count per address, a query listed only once saved from SUGGEST_MIN_ADDRESSES addresses,
+// daily count per address, a query listed only once saved from SUGGEST_MIN_NETWORKS networks,
 // and queries an administrator blocked for good.
 import { ErrorResponse, SuccessResponse } from '../../schemas/common.ts';
 import {
@@ -12,7 +12,7 @@ import { blockedSearches, blockSearch, popularSearches, SAVED_IN_INDEX, saveSear
 import { normalizeQuery } from '../../shared/korean/normalize.ts';
 import { badRequest, HttpError } from '../../shared/errors.ts';
 import type { Services } from '../../shared/services.ts';
-import { clientKey } from '../client-key.ts';
+import { clientKey, clientNetwork } from '../client-key.ts';
 import { reply, type Context } from '../context.ts';
 import { intQuery } from '../params.ts';
 import { QueryBudget, queryBudgetOf } from '../query-budget.ts';
@@ -52,7 +52,7 @@ export function suggestionRoutes(s: Services): Route[] {
   async function popular(ctx: Context) {
     const limit = intQuery(ctx.query, 'limit', 10, 1, 50);
     // One row per address, query and day (save); a query saved from fewer addresses is not popular.
-    return reply({ queries: await popularSearches(s.db, new Date(s.clock.now()), POPULAR_WINDOW_DAYS, rules.minAddresses, limit) });
+    return reply({ queries: await popularSearches(s.db, new Date(s.clock.now()), POPULAR_WINDOW_DAYS, rules.minNetworks, limit) });
   }
 
   async function save(ctx: Context) {
@@ -60,7 +60,7 @@ export function suggestionRoutes(s: Services): Route[] {
     const query = savedQuery(typeof body === 'object' && body !== null ? (body as { query?: unknown }).query : undefined);
     // Counted once per client address (an IPv6 client's /64), query and UTC day: a repeat, or a
     // blocked query, is answered the same and adds nothing.
-    const outcome = await saveSearch(s.db, query, clientKey(ctx.ip), new Date(s.clock.now()), rules.limitPerDay);
+    const outcome = await saveSearch(s.db, query, clientKey(ctx.ip), clientNetwork(ctx.ip), new Date(s.clock.now()), rules.limitPerDay);
     if (outcome.saved) s.analysis.searchSaved(outcome.id);
     else if (outcome.reason === 'limited') {
       throw new HttpError(429, `하루에 저장할 수 있는 검색어는 ${rules.limitPerDay}개까지입니다.`, { 'Retry-After': String(outcome.retryAfterS) });
@@ -103,10 +103,10 @@ export function suggestionRoutes(s: Services): Route[] {
 
   const tags = ['suggestions'];
   return [
-    { method: 'get', path: '/api/schedules/suggestions', handler: suggestions, cacheControl: 'public, max-age=10', doc: { summary: 'Completions of what was typed (prefix, half-typed syllables, bigrams, initial consonants), ranked by popularity then recency; a query with a word one jamo off a known word gets its corrected form first', description: `A saved search is a candidate only once saved from SUGGEST_MIN_ADDRESSES (default 3) distinct addresses within SAVED_SEARCH_RETENTION_DAYS (default 30); the ${SAVED_IN_INDEX} most saved are held. An answer not served from the 5-second cache of identical requests counts against the client's query budget (QUERY_BUDGET_BURST requests, refilled at QUERY_BUDGET_PER_SECOND, shared with search): past it 429 with Retry-After.`, tags, query: SuggestionsQuery, responses: { 200: SuggestionsResponse, 400: ErrorResponse, 429: ErrorResponse, 503: ErrorResponse } } },
-    { method: 'get', path: '/api/schedules/suggestions/popular', handler: popular, cacheControl: 'public, max-age=60', doc: { summary: 'Most saved searches of the last 7 days', description: 'Counts one save per client address (an IPv6 client: its /64), query and day; a query saved from fewer than SUGGEST_MIN_ADDRESSES (default 3) distinct addresses, or blocked by an administrator, is never listed.', tags, query: PopularQuery, responses: { 200: PopularResponse } } },
+    { method: 'get', path: '/api/schedules/suggestions', handler: suggestions, cacheControl: 'public, max-age=10', doc: { summary: 'Completions of what was typed (prefix, half-typed syllables, bigrams, initial consonants), ranked by popularity then recency; a query with a word one jamo off a known word gets its corrected form first', description: `A saved search is a candidate only once saved from SUGGEST_MIN_NETWORKS (default 3) distinct networks (IPv4 /24, IPv6 /48) within SAVED_SEARCH_RETENTION_DAYS (default 30); the ${SAVED_IN_INDEX} most saved are held. An answer not served from the 5-second cache of identical requests counts against the client's query budget (QUERY_BUDGET_BURST requests, refilled at QUERY_BUDGET_PER_SECOND, shared with search): past it 429 with Retry-After.`, tags, query: SuggestionsQuery, responses: { 200: SuggestionsResponse, 400: ErrorResponse, 429: ErrorResponse, 503: ErrorResponse } } },
+    { method: 'get', path: '/api/schedules/suggestions/popular', handler: popular, cacheControl: 'public, max-age=60', doc: { summary: 'Most saved searches of the last 7 days', description: 'Counts one save per client address (an IPv6 client: its /64), query and day; a query saved from fewer than SUGGEST_MIN_NETWORKS (default 3) distinct networks (IPv4 /24, IPv6 /48), or blocked by an administrator, is never listed.', tags, query: PopularQuery, responses: { 200: PopularResponse } } },
     { method: 'post', path: '/api/schedules/suggestions/save', handler: save, bodyLimit: 8 * 1024, doc: { summary: 'Record a finished search (the client calls it once per search; counted per normalised query)', description: 'Counted at most once per client address (an IPv6 client: its /64), query and UTC day; a repeat, or a query an administrator blocked, answers 200 and adds nothing. At most SAVED_SEARCH_LIMIT_PER_DAY (default 50) distinct queries per address and UTC day: past it 429 with Retry-After (seconds to the next UTC day). Saves are kept SAVED_SEARCH_RETENTION_DAYS (default 30).', tags, body: SaveBody, responses: { 200: SuccessResponse, 400: ErrorResponse, 429: ErrorResponse } } },
-    { method: 'delete', path: '/api/schedules/suggestions/popular', handler: block, auth: 'admin', doc: { summary: 'Take a query out of popular searches and suggestions for good', description: 'Deletes its saved rows and ignores later saves of the same normalised text; every analysis thread drops it before its next answer. Idempotent: a second call answers `blocked: false`.', tags, query: BlockQuery, responses: { 200: BlockResponse, 400: ErrorResponse } } },
+    { method: 'delete', path: '/api/schedules/suggestions/popular', handler: block, auth: 'admin', doc: { summary: 'Take a query out of popular searches and suggestions for good', description: 'Deletes its saved rows and ignores later saves of every text that normalises to the same query (NFKC; invisible, bidi and control characters removed; whitespace collapsed; Latin case folded); every analysis thread drops it before its next answer. Idempotent: a second call answers `blocked: false`.', tags, query: BlockQuery, responses: { 200: BlockResponse, 400: ErrorResponse } } },
     { method: 'get', path: '/api/schedules/suggestions/blocked', handler: blocked, auth: 'admin', doc: { summary: 'Queries taken out by an administrator, newest first', tags, query: BlockedQuery, responses: { 200: BlockedResponse } } },
     { method: 'get', path: '/api/schedules/suggestions/dict', handler: readDictionary, auth: 'admin', doc: { summary: 'The user dictionary', tags, responses: { 200: DictionaryResponse } } },
     { method: 'put', path: '/api/schedules/suggestions/dict', handler: writeDictionary, auth: 'admin', bodyLimit: 1_100_000, doc: { summary: 'Replace the user dictionary (validated line by line; used from the next query on)', tags, body: DictionaryBody, responses: { 200: SuccessResponse, 400: ErrorResponse } } },

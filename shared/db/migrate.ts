@@ -4,6 +4,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import type { Db } from './database.ts';
 import type { Logger } from '../runtime/logger.ts';
+import { DATA_MIGRATIONS } from './data-migrations.ts';
 
 const MIGRATIONS_DIR = fileURLToPath(new URL('../../schemas/migrations/', import.meta.url));
 const MIGRATION_LOCK = 7_281_001;
@@ -23,6 +24,7 @@ export async function migrate(db: Db, logger: Logger): Promise<string[]> {
         const sql = await readFile(MIGRATIONS_DIR + file, 'utf8');
         await task.tx(async (tx) => {
           await tx.none(sql);
+          await DATA_MIGRATIONS[file]?.(tx, logger);
           await tx.none('INSERT INTO schema_migrations (version) VALUES ($1)', [file]);
         });
         logger.info({ migration: file }, 'migration applied');

@@ -64,7 +64,7 @@ export interface Config {
   /** Readiness fails while DATA_DIR (embedded database, local storage, mail files) has less free space than this. */
   dataDirMinFreeBytes: number;
   /** Saved searches: distinct queries counted per address and UTC day, days kept, addresses a query needs to be suggested or popular. */
-  savedSearches: { limitPerDay: number; retentionDays: number; minAddresses: number };
+  savedSearches: { limitPerDay: number; retentionDays: number; minNetworks: number };
   /** Bytes of upload bodies (routes allowed more than the default body) one process holds at once; one upload is always admitted. */
   uploadBudgetBytes: number;
   /**
@@ -315,7 +315,10 @@ export function loadConfig(env: Env = process.env): Config {
     savedSearches: {
       limitPerDay: integer(env, 'SAVED_SEARCH_LIMIT_PER_DAY', 50, 1, 1_000_000),
       retentionDays: integer(env, 'SAVED_SEARCH_RETENTION_DAYS', 30, 7, 3_650),
-      minAddresses: integer(env, 'SUGGEST_MIN_ADDRESSES', 3, 1, 1_000),
+      // The older name, from when single addresses were counted, is still read when the new is unset.
+      minNetworks: optional(env, 'SUGGEST_MIN_NETWORKS') === null && optional(env, 'SUGGEST_MIN_ADDRESSES') !== null
+        ? integer(env, 'SUGGEST_MIN_ADDRESSES', 3, 1, 1_000)
+        : integer(env, 'SUGGEST_MIN_NETWORKS', 3, 1, 1_000),
     },
     uploadBudgetBytes: integer(env, 'UPLOAD_BUDGET_MB', 200, 1, 1_000_000) * 1024 * 1024,
     accessLogEvery: accessLog(env),

@@ -1,7 +1,8 @@
 // Saved searches (docs/security.md, "Saved searches"): one row per client address, normalised
 // query and UTC day; at most a daily number of distinct queries per address; kept for a retention
-// window; a query feeds popular searches and suggestions only once saved from enough addresses;
-// an administrator can block a query for good.
+// window; a query feeds popular searches and suggestions only once saved from enough networks
+// (IPv4 /24, IPv6 /48: three addresses of one subnet are one voice); an administrator can block a
+// query for good.
 import type { Db, Queryable } from '../database.ts';
 
 /** Saved searches an analysis thread's index holds after a build: the most saved that qualify. */
@@ -20,7 +21,7 @@ const untilNextUtcDay = (now: Date) => Math.max(1, Math.ceil((DAY_MS - (now.getT
  * refused. The address's saves are serialised by an advisory lock, so concurrent saves cannot pass
  * the limit together.
  */
-export async function saveSearch(db: Db, query: string, client: string, now: Date, limitPerDay: number): Promise<SaveOutcome> {
+export async function saveSearch(db: Db, query: string, client: string, network: string, now: Date, limitPerDay: number): Promise<SaveOutcome> {
   const day = utcDay(now);
   return db.tx('save-search', async (tx) => {
     await tx.one("SELECT pg_advisory_xact_lock(hashtextextended('saved_searches:' || $1, 0)) IS NULL AS locked", [client]);
@@ -34,26 +35,26 @@ export async function saveSearch(db: Db, query: string, client: string, now: Dat
     if (state.repeat) return { saved: false, reason: 'repeat' } as const;
     if (state.today >= limitPerDay) return { saved: false, reason: 'limited', retryAfterS: untilNextUtcDay(now) } as const;
     const row = await tx.oneOrNone<{ id: number }>(
-      `INSERT INTO saved_searches (query, created_at, client, saved_on) VALUES ($1, $2, $3, $4::date)
+      `INSERT INTO saved_searches (query, created_at, client, saved_on, network) VALUES ($1, $2, $3, $4::date, $5)
        ON CONFLICT (query, client, saved_on) DO NOTHING RETURNING id`,
-      [query, now, client, day],
+      [query, now, client, day, network],
     );
     return row ? ({ saved: true, id: row.id } as const) : ({ saved: false, reason: 'repeat' } as const);
   });
 }
 
 /**
- * The queries most saved within the last `days`, each saved from at least `minAddresses`
- * distinct addresses (rows from before addresses were recorded count as one address each).
+ * The queries most saved within the last `days`, each saved from at least `minNetworks`
+ * distinct networks (rows from before addresses were recorded count as one network each).
  */
-export function popularSearches(db: Queryable, now: Date, days: number, minAddresses: number, limit: number) {
+export function popularSearches(db: Queryable, now: Date, days: number, minNetworks: number, limit: number) {
   return db.any<{ query: string; count: number }>(
     `SELECT query, count(*)::int AS count FROM saved_searches s
       WHERE created_at > $1::timestamptz - $2 * interval '1 day'
         AND NOT EXISTS (SELECT 1 FROM blocked_searches b WHERE b.query = s.query)
-      GROUP BY query HAVING count(DISTINCT coalesce(client, 'row:' || id)) >= $4
+      GROUP BY query HAVING count(DISTINCT coalesce(network, 'row:' || id)) >= $4
       ORDER BY count(*) DESC, max(created_at) DESC LIMIT $3`,
-    [now, days, limit, minAddresses],
+    [now, days, limit, minNetworks],
   );
 }
 
@@ -87,13 +88,13 @@ export interface SuggestedSearch {
 
 export interface SuggestedSearchRules {
   retentionDays: number;
-  minAddresses: number;
+  minNetworks: number;
 }
 
 const SUGGESTED = `SELECT s.query, count(*)::int AS count, max(s.created_at) AS last FROM saved_searches s
   WHERE s.created_at > now() - $1 * interval '1 day'
     AND NOT EXISTS (SELECT 1 FROM blocked_searches b WHERE b.query = s.query)`;
-const QUALIFIED = `GROUP BY s.query HAVING count(DISTINCT coalesce(s.client, 'row:' || s.id)) >= $2`;
+const QUALIFIED = `GROUP BY s.query HAVING count(DISTINCT coalesce(s.network, 'row:' || s.id)) >= $2`;
 
 /**
  * What the suggestion index holds of saved searches: the `limit` most saved queries within the
@@ -102,7 +103,7 @@ const QUALIFIED = `GROUP BY s.query HAVING count(DISTINCT coalesce(s.client, 'ro
  */
 export async function suggestedSearches(db: Queryable, rules: SuggestedSearchRules, limit: number) {
   const [rows, marks] = await Promise.all([
-    db.any<SuggestedSearch>(`${SUGGESTED} ${QUALIFIED} ORDER BY count(*) DESC, max(s.created_at) DESC LIMIT $3`, [rules.retentionDays, rules.minAddresses, limit]),
+    db.any<SuggestedSearch>(`${SUGGESTED} ${QUALIFIED} ORDER BY count(*) DESC, max(s.created_at) DESC LIMIT $3`, [rules.retentionDays, rules.minNetworks, limit]),
     db.one<{ last_id: number | null; blocked_at: Date | null }>('SELECT (SELECT max(id) FROM saved_searches) AS last_id, (SELECT max(blocked_at) FROM blocked_searches) AS blocked_at'),
   ]);
   return { rows, lastId: marks.last_id ?? 0, blockedAt: marks.blocked_at?.getTime() ?? 0 };
@@ -119,7 +120,7 @@ export interface AddedSaves {
  * What the next `batch` saves after `afterId` change: for the queries in `known` (those the index
  * already holds or has passed over), how many of them each has, counted from those rows alone; for
  * any other query, its count over the window when it qualifies now. So a look costs the new rows
- * plus the rows of queries that did not qualify before (fewer than `minAddresses` addresses, so a
+ * plus the rows of queries that did not qualify before (fewer than `minNetworks` networks, so a
  * bounded number), not every saved row of a popular query again. With the newest id looked at and
  * the newest block time.
  */
@@ -132,7 +133,7 @@ export async function changedSuggestedSearches(db: Queryable, rules: SuggestedSe
           newcomers AS (SELECT q.query, q.count, NULL::int AS added, q.last FROM (${SUGGESTED} AND s.query IN (SELECT query FROM fresh WHERE query <> ALL($5::text[])) ${QUALIFIED}) q)
      SELECT marks.max_id, marks.blocked_at, c.query, c.count, c.added, c.last FROM marks
        LEFT JOIN (SELECT * FROM added UNION ALL SELECT * FROM newcomers) c ON true`,
-    [rules.retentionDays, rules.minAddresses, afterId, batch, known],
+    [rules.retentionDays, rules.minNetworks, afterId, batch, known],
   );
   const first = rows[0];
   return {
@@ -141,4 +142,45 @@ export async function changedSuggestedSearches(db: Queryable, rules: SuggestedSe
     lastId: first?.max_id ?? afterId,
     blockedAt: first?.blocked_at?.getTime() ?? 0,
   };
+}
+
+/**
+ * Rewrites stored saved and blocked queries into the current `normalizeQuery` form: rows whose
+ * text normalises to a query already stored merge into it (one row per address, query and day;
+ * the earliest block time), rows that normalise to nothing or to a blocked query go. Run in the
+ * migration that follows a change of the normalisation rules.
+ */
+export async function renormalizeStoredQueries(tx: Queryable, normalize: (query: string) => string): Promise<{ saved: number; blocked: number }> {
+  const changed = (rows: { query: string }[]) => {
+    const from: string[] = [];
+    const to: string[] = [];
+    for (const { query } of rows) {
+      const normal = normalize(query);
+      if (normal !== query) from.push(query), to.push(normal);
+    }
+    return { from, to };
+  };
+  const blocked = changed(await tx.any<{ query: string }>('SELECT query FROM blocked_searches'));
+  await tx.none(
+    `WITH moved AS (DELETE FROM blocked_searches b USING unnest($1::text[], $2::text[]) AS m(old, new) WHERE b.query = m.old RETURNING m.new, b.blocked_at)
+     INSERT INTO blocked_searches (query, blocked_at) SELECT new, min(blocked_at) FROM moved WHERE new <> '' GROUP BY new
+     ON CONFLICT (query) DO UPDATE SET blocked_at = least(blocked_searches.blocked_at, excluded.blocked_at)`,
+    [blocked.from, blocked.to],
+  );
+  const saved = changed(await tx.any<{ query: string }>('SELECT DISTINCT query FROM saved_searches'));
+  // A row whose new text the same address already saved that day is a repeat: it goes.
+  await tx.none(
+    `WITH m AS (SELECT * FROM unnest($1::text[], $2::text[]) AS m(old, new)),
+          target AS (SELECT s.id, coalesce(m.new, s.query) AS new, s.client, s.saved_on, m.old IS NULL AS kept
+                       FROM saved_searches s LEFT JOIN m ON s.query = m.old WHERE s.client IS NOT NULL),
+          ranked AS (SELECT id, row_number() OVER (PARTITION BY new, client, saved_on ORDER BY kept DESC, id) AS rank FROM target)
+     DELETE FROM saved_searches s USING ranked r WHERE s.id = r.id AND r.rank > 1`,
+    [saved.from, saved.to],
+  );
+  await tx.none(
+    `UPDATE saved_searches s SET query = m.new FROM unnest($1::text[], $2::text[]) AS m(old, new) WHERE s.query = m.old`,
+    [saved.from, saved.to],
+  );
+  await tx.none(`DELETE FROM saved_searches s WHERE s.query = '' OR EXISTS (SELECT 1 FROM blocked_searches b WHERE b.query = s.query)`);
+  return { saved: saved.from.length, blocked: blocked.from.length };
 }
