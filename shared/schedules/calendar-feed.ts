@@ -2,8 +2,8 @@
 // first day of the month three months before this month (Asia/Seoul) to the last day of the
 // twelfth month after it, and the current members' birthdays as yearly all-day events
 // (docs/decisions.md "Calendar feeds"). Here: the window, the filter (checked against the members
-// and categories held in memory, and spelt one way), and the rows a feed is made of; the text is
-// made in the feed pool (calendar-feed-render.ts).
+// and categories held in memory, and spelt one way), and the rows a feed is made of, read in the
+// feed pool's thread (workers/feed.worker.ts) like its text (calendar-feed-render.ts).
 import type { FeedWindowMonths } from '../cache/feed-cache.ts';
 import type { Queryable } from '../db/database.ts';
 import { feedBirthdays, feedSchedules } from '../db/repositories/calendar-feed.ts';
@@ -104,14 +104,16 @@ export function parseFeedFilter(names: FeedNames, query: URLSearchParams): FeedF
 /** One key per filter: the cache key of its feed. */
 export const feedFilterKey = (filter: FeedFilter) => `m=${filter.memberIds?.join(',') ?? '*'}|c=${filter.categoryIds?.join(',') ?? '*'}|b=${filter.birthdays ? 1 : 0}`;
 
+/** The name of the birthdays' category (CATEGORIES of a birthday event). */
+export const birthdayCategoryName = (names: FeedNames) => names.categories.find((c) => c.id === BIRTHDAY_CATEGORY_ID)?.name ?? '생일';
+
 /** The rows of a feed (bounded by FEED_LIMITS); `truncated` when the window held more schedules. */
-export async function loadFeedData(db: Queryable, names: FeedNames, filter: FeedFilter, window: FeedWindow): Promise<{ data: FeedData; truncated: boolean }> {
+export async function loadFeedData(db: Queryable, filter: FeedFilter, window: Pick<FeedWindow, 'from' | 'to'>, birthdayCategory: string): Promise<{ data: FeedData; truncated: boolean }> {
   const [schedules, birthdays] = await Promise.all([
     feedSchedules(db, window.from, window.to, filter, { ...FEED_LIMITS, schedules: FEED_LIMITS.schedules + 1 }),
     filter.birthdays ? feedBirthdays(db, filter.memberIds) : Promise.resolve([]),
   ]);
   const truncated = schedules.length > FEED_LIMITS.schedules;
   if (truncated) schedules.length = FEED_LIMITS.schedules;
-  const birthdayCategory = names.categories.find((c) => c.id === BIRTHDAY_CATEGORY_ID)?.name ?? '생일';
   return { data: { schedules, birthdays, birthdayCategory }, truncated };
 }

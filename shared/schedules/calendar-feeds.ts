@@ -1,5 +1,5 @@
 // The calendar feeds of one process: the byte-bounded cache, the names a filter may use, and a
-// build (rows read here, text made in the feed pool). The route charges the client only when a
+// build (rows read and text made in the feed pool). The route charges the client only when a
 // request starts a build: a cached feed, or one already being built, costs nothing.
 import { FeedCache, type FeedCacheStats, type FeedEntry } from '../cache/feed-cache.ts';
 import type { MonthlyCache } from '../cache/monthly-cache.ts';
@@ -8,7 +8,7 @@ import { feedMemberNames } from '../db/repositories/calendar-feed.ts';
 import type { Logger } from '../runtime/logger.ts';
 import type { FeedPool } from '../../workers/feed-pool.ts';
 import { categoriesLoader } from './calendar.ts';
-import { feedFilterKey, loadFeedData, type FeedFilter, type FeedNames, type FeedWindow } from './calendar-feed.ts';
+import { birthdayCategoryName, feedFilterKey, type FeedFilter, type FeedNames, type FeedWindow } from './calendar-feed.ts';
 import { FEED_LIMITS, type FeedIdentity } from './calendar-feed-render.ts';
 
 export interface CalendarFeedsOptions {
@@ -58,9 +58,10 @@ export class CalendarFeeds {
   /** The feed, built unless a build of it is under way; `starting` runs (and may refuse) only when this call starts one. */
   build(names: FeedNames, filter: FeedFilter, window: FeedWindow, starting: () => void): Promise<FeedEntry> {
     return this.cache.fill(feedFilterKey(filter), window, async () => {
-      const { data, truncated } = await loadFeedData(this.options.db, names, filter, window);
+      const task = { filter, window: { from: window.from, to: window.to }, birthdayCategory: birthdayCategoryName(names), identity: this.options.identity };
+      const { entry, truncated } = await this.options.pool.build(task);
       if (truncated) this.options.logger.warn({ filter, limit: FEED_LIMITS.schedules }, 'calendar feed cut: the window holds more schedules than a feed carries');
-      return this.options.pool.render({ data, identity: this.options.identity });
+      return entry;
     }, starting);
   }
 
