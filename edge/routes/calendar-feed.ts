@@ -1,4 +1,4 @@
-// The public calendar feed, GET /api/schedules/calendar.ics (issue 39): served from a per-filter
+// The public calendar feed, GET /api/schedules/calendar.ics: served from a per-filter
 // cache bounded in bytes (shared/schedules/calendar-feeds.ts) with a strong ETag and br/gzip
 // variants, like the month listing. A request that starts a build pays for it from the client's
 // query budget (the one search and suggestions use); the build runs in the feed pool.

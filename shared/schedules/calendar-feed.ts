@@ -1,4 +1,4 @@
-// The public calendar feed (issue 39, RFC 5545 with RFC 7986 properties): the schedules from the
+// The public calendar feed (RFC 5545 with RFC 7986 properties): the schedules from the
 // first day of the month three months before this month (Asia/Seoul) to the last day of the
 // twelfth month after it, and the current members' birthdays as yearly all-day events
 // (docs/decisions.md "Calendar feeds"). Here: the window, the filter (checked against the members
