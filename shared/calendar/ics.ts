@@ -58,9 +58,6 @@ export function foldContentLines(unfolded: Buffer): Buffer {
   return out.subarray(0, o);
 }
 
-/** One content line folded, as text. */
-export const foldLine = (line: string): string => foldContentLines(Buffer.from(line)).toString();
-
 /** Lines of a calendar, joined with CRLF (the last one too), then folded. */
 export class IcsWriter {
   private readonly lines: string[] = [];
@@ -83,10 +80,6 @@ export class IcsWriter {
     const unfolded = Buffer.from(this.lines.join('\r\n'));
     this.lines.pop();
     return foldContentLines(unfolded);
-  }
-
-  toString(): string {
-    return this.toBuffer().toString();
   }
 }
 
