@@ -22,6 +22,8 @@ import { statsRoutes } from '../edge/routes/stats.ts';
 import { storageRoutes } from '../edge/routes/storage.ts';
 import { suggestionRoutes } from '../edge/routes/suggestions.ts';
 import { createAnalysisPool, type AnalysisPool } from '../workers/analysis-pool.ts';
+import { createFeedPool, type FeedPool } from '../workers/feed-pool.ts';
+import { CalendarFeeds } from '../shared/schedules/calendar-feeds.ts';
 import { startCacheInvalidation } from '../workers/actors/cache-invalidation.ts';
 import { startScheduleWriter } from '../workers/actors/schedule-writer.ts';
 import { startSearchIndexer } from '../workers/actors/search-indexer.ts';
@@ -143,6 +145,13 @@ async function jwtSecret(config: Config): Promise<string> {
   return secret;
 }
 
+/** Who the calendar feeds say they are: UIDs on the host of PUBLIC_BASE_URL, named after the group. */
+const feedIdentity = (config: Config) => ({
+  host: new URL(config.publicBaseUrl).hostname,
+  name: `${config.groupNames[0] ?? ''} 일정`.trim(),
+  detailBase: `${config.publicBaseUrl.replace(/\/$/, '')}/api/schedules/`,
+});
+
 export async function startService(config: Config, options: ServiceOptions = {}): Promise<RunningService> {
   const logger = options.logger ?? createLogger(config.logLevel);
   const clock = options.clock ?? systemClock;
@@ -161,6 +170,7 @@ export async function startService(config: Config, options: ServiceOptions = {})
   let passwords: ReturnType<typeof createPasswordHasher> | null = null;
   let images: ImagePool | null = null;
   let analysis: AnalysisPool | null = null;
+  let feedPool: FeedPool | null = null;
   let bus: Bus | null = null;
   let sweeper: PeriodicTask | null = null;
   let mailDelivery: MailDelivery | null = null;
@@ -172,6 +182,7 @@ export async function startService(config: Config, options: ServiceOptions = {})
     passwords = createPasswordHasher(logger, { lazy });
     images = createImagePool({ logger, ...(lazy ? { minThreads: 0 } : {}) });
     analysis = createAnalysisPool(database.url, logger, { lazy, timeouts: { connectMs: config.database.connectTimeoutMs, queryMs: config.database.queryTimeoutMs }, savedSearches: config.savedSearches });
+    feedPool = createFeedPool(database.url, logger, { timeouts: { connectMs: config.database.connectTimeoutMs, queryMs: config.database.queryTimeoutMs }, storageBaseUrl: storageBaseUrl(config) });
     const analyze = analysis.tokens;
     const search = new CachedSearchIndex(await createSearchIndex({ db: database.db, opensearchUrl: config.opensearchUrl, opensearchAuth: config.opensearchAuth, logger, analyze }));
     const storage = await createStorage(config);
@@ -181,6 +192,8 @@ export async function startService(config: Config, options: ServiceOptions = {})
     const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, mailDir: join(config.dataDir, 'mail') }, logger);
     // The roles that queue mail (edge) or run background work (actors) deliver it.
     if (config.roles.has('edge') || config.roles.has('actors')) mailDelivery = startMailDelivery(database.db, mailer, logger);
+    const monthlyCache = new InProcessMonthlyCache();
+    const feeds = new CalendarFeeds({ db: database.db, monthlyCache, pool: feedPool, logger, identity: feedIdentity(config), cacheBytes: config.feedCacheBytes });
     const services: Services = {
       config,
       db: database.db,
@@ -197,7 +210,8 @@ export async function startService(config: Config, options: ServiceOptions = {})
       // nori's user dictionary is part of the OpenSearch index: a dictionary change builds a new one.
       ...(search.engine === 'opensearch' ? { onDictionaryChanged: async () => void (await rebuildSearchIndex(database.db, search)) } : {}),
       analysis,
-      monthlyCache: new InProcessMonthlyCache(),
+      monthlyCache,
+      feeds,
       bus,
       readiness: new Readiness(),
     };
@@ -240,7 +254,8 @@ export async function startService(config: Config, options: ServiceOptions = {})
     const metrics = createMetrics({
       db: database.db,
       logger,
-      pools: [passwords.stats, images.stats, analysis.stats],
+      pools: [passwords.stats, images.stats, analysis.stats, feedPool.stats],
+      feedCache: () => feeds.stats(),
       consumerLag: async () => {
         const groups = config.roles.has('actors') ? [SCHEDULE_WRITER_GROUP, SEARCH_INDEXER_GROUP] : [];
         const rows: Array<{ group: string; topic: string; lag: number }> = [];
@@ -339,6 +354,7 @@ export async function startService(config: Config, options: ServiceOptions = {})
         await passwords!.close();
         await images!.close();
         await analysis!.close();
+        await feedPool!.close();
         await services.search.close();
         await storage.close?.();
         await stopDatabase();
@@ -352,6 +368,7 @@ export async function startService(config: Config, options: ServiceOptions = {})
     await passwords?.close().catch(() => undefined);
     await images?.close().catch(() => undefined);
     await analysis?.close().catch(() => undefined);
+    await feedPool?.close().catch(() => undefined);
     await bus?.close().catch(() => undefined);
     await stopDatabase().catch(() => undefined);
     throw error;

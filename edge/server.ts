@@ -1,6 +1,5 @@
 // The uWebSockets.js edge: one catch-all handler that captures the request, routes it, reads the
 // body with a limit, runs the handler and writes the answer corked. One error path makes {error}.
-import { createHash } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
 import uWS from 'uWebSockets.js';
 import { databaseUnavailable } from '../shared/db/database.ts';
@@ -8,7 +7,7 @@ import { DatabaseUnavailableError, diskFull, HttpError, insufficientStorage, ser
 import type { OutageLog } from './outage-log.ts';
 import type { Logger } from '../shared/runtime/logger.ts';
 import { tracing } from '../shared/runtime/tracing.ts';
-import { COMPRESS_MIN_BYTES, preferredEncoding, VariantCache, type Encoding, type Variants } from '../shared/cache/compression.ts';
+import { COMPRESS_MIN_BYTES, preferredEncoding, VariantCache, type Encoding, type Variants, strongEtag } from '../shared/cache/compression.ts';
 import { BodyReader, BODY_HEADERS, CACHEABLE_HEADERS, CAPTURED_HEADERS, Context, FILE_HEADERS, type HeaderName, type Reply } from './context.ts';
 import { pipeToResponse, planFile, pumpToResponse } from './file-response.ts';
 import { conflictingFraming, FRAMING_ERROR, refuseFraming } from './framing.ts';
@@ -173,9 +172,7 @@ export function clientIp(headers: Partial<Record<HeaderName, string>>, remote: A
   };
 }
 
-
-export const strongEtag = (body: string | Uint8Array) =>
-  `"${createHash('sha1').update(body).digest('base64url')}"`;
+export { strongEtag };
 
 /** If-None-Match against an ETag with the weak comparison (RFC 9110 13.1.2): `W/"x"` matches `"x"`. */
 export function etagMatches(ifNoneMatch: string | undefined, etag: string): boolean {

@@ -12,6 +12,7 @@ import type { MonthlyCache } from './cache/monthly-cache.ts';
 import type { SearchIndex } from './search/search-index.ts';
 import type { Mailer } from './mail.ts';
 import type { Readiness } from './runtime/readiness.ts';
+import type { CalendarFeeds } from './schedules/calendar-feeds.ts';
 import type { Storage } from './storage/storage.ts';
 import type { Tokens } from './tokens.ts';
 
@@ -30,6 +31,8 @@ export interface Services {
   images: ImagePool;
   search: SearchIndex;
   monthlyCache: MonthlyCache;
+  /** The calendar feeds' cache and builds (GET /api/schedules/calendar.ics). */
+  feeds: CalendarFeeds;
   analysis: AnalysisPool;
   bus: Bus;
   /** What /readyz asks: parts that traffic depends on add a named check (`readiness.add(name, check)`). */

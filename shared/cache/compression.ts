@@ -2,8 +2,9 @@
 // Content-addressed by the identity ETag: the same bytes give the same variants, so any cacheable
 // route gets them without its own invalidation (a changed answer has a new ETag). zlib's async
 // functions run on libuv's thread pool, off the event loop.
+import { createHash } from 'node:crypto';
 import { promisify } from 'node:util';
-import { brotliCompress, constants, gzip } from 'node:zlib';
+import { brotliCompress, brotliCompressSync, constants, gzip, gzipSync } from 'node:zlib';
 
 export type Encoding = 'br' | 'gzip';
 
@@ -21,26 +22,39 @@ export const COMPRESS_MIN_BYTES = 1024;
 const brotli = promisify(brotliCompress);
 const gzipAsync = promisify(gzip);
 
+/** The identity ETag of a body: strong, content-addressed, the same on every replica. */
+export const strongEtag = (body: string | Uint8Array) => `"${createHash('sha1').update(body).digest('base64url')}"`;
+
 export const variantEtag = (etag: string, encoding: Encoding) => `${etag.slice(0, -1)}-${encoding}"`;
 
-/** br and gzip of a body, each kept only when it is smaller than the body. */
-export async function compressVariants(body: Uint8Array, etag: string): Promise<Variants> {
-  if (body.byteLength < COMPRESS_MIN_BYTES) return {};
-  const [br, gz] = await Promise.all([
-    brotli(body, {
-      params: {
-        [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
-        // Quality 11 costs a few ms on a calendar month, once per fill; large documents use 9.
-        [constants.BROTLI_PARAM_QUALITY]: body.byteLength <= 64 * 1024 ? 11 : 9,
-        [constants.BROTLI_PARAM_SIZE_HINT]: body.byteLength,
-      },
-    }),
-    gzipAsync(body, { level: 9 }),
-  ]);
+const brotliOptions = (byteLength: number) => ({
+  params: {
+    [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
+    // Quality 11 costs a few ms on a calendar month, once per fill; large documents use 9.
+    [constants.BROTLI_PARAM_QUALITY]: byteLength <= 64 * 1024 ? 11 : 9,
+    [constants.BROTLI_PARAM_SIZE_HINT]: byteLength,
+  },
+});
+const GZIP_OPTIONS = { level: 9 };
+
+function keepSmaller(body: Uint8Array, etag: string, br: Uint8Array, gz: Uint8Array): Variants {
   const variants: Variants = {};
   if (br.byteLength < body.byteLength) variants.br = { body: br, etag: variantEtag(etag, 'br') };
   if (gz.byteLength < body.byteLength) variants.gzip = { body: gz, etag: variantEtag(etag, 'gzip') };
   return variants;
+}
+
+/** br and gzip of a body, each kept only when it is smaller than the body. */
+export async function compressVariants(body: Uint8Array, etag: string): Promise<Variants> {
+  if (body.byteLength < COMPRESS_MIN_BYTES) return {};
+  const [br, gz] = await Promise.all([brotli(body, brotliOptions(body.byteLength)), gzipAsync(body, GZIP_OPTIONS)]);
+  return keepSmaller(body, etag, br, gz);
+}
+
+/** The same, on the calling thread: for worker threads, which have no event loop to keep free. */
+export function compressVariantsSync(body: Uint8Array, etag: string): Variants {
+  if (body.byteLength < COMPRESS_MIN_BYTES) return {};
+  return keepSmaller(body, etag, brotliCompressSync(body, brotliOptions(body.byteLength)), gzipSync(body, GZIP_OPTIONS));
 }
 
 const preferences = new Map<string, Encoding | null>();

@@ -2,12 +2,15 @@
 // month cache's version of each of those months (every schedule write moves the versions of the
 // months it touches, a member or category write moves them all), so one schedule change rebuilds
 // only the feeds whose window holds it, on their next request, and no write path needs to know
-// about feeds. Bounded; concurrent misses of one feed share one build.
+// about feeds. Bounded in bytes (FEED_CACHE_MB: body and compressed variants), least recently used
+// out first; a feed larger than the whole budget is served and not kept. Concurrent misses of one
+// feed share one build.
+import { SingleFlight } from '../runtime/single-flight.ts';
 import type { Variants } from './compression.ts';
 import type { MonthlyCache } from './monthly-cache.ts';
 
 export interface FeedEntry {
-  body: Buffer;
+  body: Uint8Array;
   etag: string;
   variants: Variants;
 }
@@ -22,13 +25,30 @@ interface Stored {
   windowKey: number;
   versions: number[];
   entry: FeedEntry;
+  bytes: number;
 }
+
+export interface FeedCacheStats {
+  entries: number;
+  bytes: number;
+  /** Builds started since start (joined builds not counted). */
+  builds: number;
+  /** Entries dropped to make room. */
+  evictions: number;
+}
+
+/** What an entry costs: its bytes, the compressed variants', and the key's. */
+const sizeOf = (key: string, entry: FeedEntry) =>
+  entry.body.byteLength + (entry.variants.br?.body.byteLength ?? 0) + (entry.variants.gzip?.body.byteLength ?? 0) + key.length * 2 + 256;
 
 export class FeedCache {
   private readonly entries = new Map<string, Stored>();
-  private readonly building = new Map<string, { windowKey: number; versions: number[]; entry: Promise<FeedEntry> }>();
+  private readonly flights = new SingleFlight<FeedEntry>();
+  private bytes = 0;
+  private builds = 0;
+  private evictions = 0;
 
-  constructor(private readonly monthly: MonthlyCache, private readonly maxEntries = 256) {}
+  constructor(private readonly monthly: MonthlyCache, private readonly maxBytes: number) {}
 
   private versions(window: FeedWindowMonths): number[] {
     return window.months.map(({ year, month }) => this.monthly.version(year, month));
@@ -42,33 +62,58 @@ export class FeedCache {
     return true;
   }
 
+  private drop(key: string): void {
+    const stored = this.entries.get(key);
+    if (!stored) return;
+    this.entries.delete(key);
+    this.bytes -= stored.bytes;
+  }
+
   /** The cached feed, or null when it must be built. */
   get(key: string, window: FeedWindowMonths): FeedEntry | null {
     const stored = this.entries.get(key);
-    if (stored && stored.windowKey === window.key && this.current(window, stored.versions)) return stored.entry;
-    return null;
+    if (!stored) return null;
+    if (stored.windowKey !== window.key || !this.current(window, stored.versions)) {
+      this.drop(key);
+      return null;
+    }
+    // Re-inserted: the map's order is the order entries were last used.
+    this.entries.delete(key);
+    this.entries.set(key, stored);
+    return stored.entry;
   }
 
-  /** Builds the feed (or joins a build begun on the same versions) and keeps it unless a month changed meanwhile. */
-  fill(key: string, window: FeedWindowMonths, build: () => Promise<FeedEntry>): Promise<FeedEntry> {
-    const running = this.building.get(key);
-    if (running && running.windowKey === window.key && this.current(window, running.versions)) return running.entry;
+  /**
+   * Joins the build of `key` begun on the same month versions, or starts `build` and keeps its
+   * feed unless a month changed meanwhile. `starting` runs only when this call starts a build, and
+   * before it: what it throws (the client's budget spent) reaches the caller, and nothing starts.
+   */
+  fill(key: string, window: FeedWindowMonths, build: () => Promise<FeedEntry>, starting: () => void = () => undefined): Promise<FeedEntry> {
     const versions = this.versions(window);
-    const entry = build().then((built) => {
-      if (this.current(window, versions)) {
-        this.entries.delete(key);
-        if (this.entries.size >= this.maxEntries) this.entries.delete(this.entries.keys().next().value!); // oldest first out
-        this.entries.set(key, { windowKey: window.key, versions, entry: built });
-      }
-      return built;
-    }).finally(() => {
-      if (this.building.get(key)?.entry === entry) this.building.delete(key);
-    });
-    this.building.set(key, { windowKey: window.key, versions, entry });
-    return entry;
+    // Month versions only grow, so their sum names the state of one window.
+    const version = versions.reduce((sum, v) => sum + v, 0);
+    return this.flights.run(`${window.key}|${key}`, () => {
+      starting();
+      this.builds++;
+      return build().then((built) => {
+        if (this.current(window, versions)) this.store(key, { windowKey: window.key, versions, entry: built, bytes: sizeOf(key, built) });
+        return built;
+      });
+    }, version).result;
   }
 
-  get size(): number {
-    return this.entries.size;
+  private store(key: string, stored: Stored): void {
+    this.drop(key);
+    if (stored.bytes > this.maxBytes) return;
+    while (this.bytes + stored.bytes > this.maxBytes) {
+      this.drop(this.entries.keys().next().value!); // least recently used first out
+      this.evictions++;
+    }
+    this.entries.set(key, stored);
+    this.bytes += stored.bytes;
+  }
+
+  stats(): FeedCacheStats {
+    return { entries: this.entries.size, bytes: this.bytes, builds: this.builds, evictions: this.evictions };
   }
 }

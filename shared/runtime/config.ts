@@ -67,6 +67,8 @@ export interface Config {
   savedSearches: { limitPerDay: number; retentionDays: number; minNetworks: number };
   /** Bytes of upload bodies (routes allowed more than the default body) one process holds at once; one upload is always admitted. */
   uploadBudgetBytes: number;
+  /** FEED_CACHE_MB: bytes of calendar feeds (bodies and compressed variants) one process keeps. */
+  feedCacheBytes: number;
   /**
    * ACCESS_LOG: `on` (default): every answer, successful answers of cacheable routes sampled one in
    * 256; N: sampled one in N; `all`: every answer; `off`: none (edge/server.ts).
@@ -321,6 +323,7 @@ export function loadConfig(env: Env = process.env): Config {
         : integer(env, 'SUGGEST_MIN_NETWORKS', 3, 1, 1_000),
     },
     uploadBudgetBytes: integer(env, 'UPLOAD_BUDGET_MB', 200, 1, 1_000_000) * 1024 * 1024,
+    feedCacheBytes: integer(env, 'FEED_CACHE_MB', 64, 1, 1_000_000) * 1024 * 1024,
     accessLogEvery: accessLog(env),
     tracing: otlpEndpoint === null ? null : { endpoint: otlpEndpoint, serviceName },
   };

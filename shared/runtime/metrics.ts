@@ -8,6 +8,7 @@ import type { DeadLetterCount } from '../bus/bus.ts';
 import { outboxBacklog, outboxOldestUnsentAge } from '../bus/outbox.ts';
 import type { Db } from '../db/database.ts';
 import type { Logger } from './logger.ts';
+import type { FeedCacheStats } from '../cache/feed-cache.ts';
 
 export interface MetricsSources {
   db: Db;
@@ -24,6 +25,8 @@ export interface MetricsSources {
   busCounters?: () => Record<string, number>;
   /** Times the embedded PostgreSQL was started again after an unexpected exit. */
   embeddedRestarts?: () => number;
+  /** The calendar feed cache: entries, bytes, builds and evictions since start. */
+  feedCache?: () => FeedCacheStats;
 }
 
 export interface Metrics {
@@ -103,6 +106,21 @@ export function createMetrics(sources: MetricsSources): Metrics {
       get: async () => ({ name, help, type: 'counter', aggregator: 'sum', values: Object.entries(counters()).map(([kind, value]) => ({ labels: { kind }, value })) }),
       reset: () => undefined,
     } as never);
+  }
+  if (sources.feedCache) {
+    const feedCache = sources.feedCache;
+    new Gauge({ name: 'calendar_feed_cache_bytes', help: 'Bytes of calendar feeds held (bodies and compressed variants; at most FEED_CACHE_MB)', registers: [registry], collect() { this.set(feedCache().bytes); } });
+    new Gauge({ name: 'calendar_feed_cache_entries', help: 'Calendar feeds held', registers: [registry], collect() { this.set(feedCache().entries); } });
+    for (const [name, help, pick] of [
+      ['calendar_feed_builds_total', 'Calendar feeds built since start (a request joining a build under way not counted)', (stats: FeedCacheStats) => stats.builds],
+      ['calendar_feed_cache_evictions_total', 'Calendar feeds dropped from the cache to make room', (stats: FeedCacheStats) => stats.evictions],
+    ] as const) {
+      registry.registerMetric({
+        name, help, type: 'counter', aggregator: 'sum',
+        get: async () => ({ name, help, type: 'counter', aggregator: 'sum', values: [{ labels: {}, value: pick(feedCache()) }] }),
+        reset: () => undefined,
+      } as never);
+    }
   }
   new Gauge({
     name: 'outbox_backlog', help: 'Outbox entries not yet published to the bus', registers: [registry],

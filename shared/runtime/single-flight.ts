@@ -5,7 +5,11 @@
 export class SingleFlight<T> {
   readonly #running = new Map<string | number, { version: number; result: Promise<T> }>();
 
-  /** The run in flight for `key` (at `version`), or a new one of `work`; `joined` says which. */
+  /**
+   * The run in flight for `key` (at `version`), or a new one of `work`; `joined` says which. `work`
+   * is called at once: when it throws before returning its promise, nothing is registered and the
+   * error reaches this caller alone (a charge refused, say).
+   */
   run(key: string | number, work: () => Promise<T>, version = 0): { result: Promise<T>; joined: boolean } {
     const current = this.#running.get(key);
     if (current && current.version === version) return { result: current.result, joined: true };

@@ -1,5 +1,6 @@
 // What a calendar feed reads: the schedules of a date range, filtered by members and categories,
 // with what a VEVENT needs (description, revision, venue, image URLs); and the members' birthdays.
+// Long texts and lists are cut here already (the caller's limits), so what crosses the wire is bounded.
 import type { Queryable } from '../database.ts';
 
 export interface FeedScheduleRow {
@@ -25,6 +26,20 @@ export interface FeedScheduleRow {
   image_urls: string[];
 }
 
+export interface FeedBirthdayRow {
+  id: number;
+  name: string;
+  birthDate: string;
+}
+
+/** What the feed's SQL reads at most: rows, characters of a title and a description (one more than kept, to tell a cut), images. */
+export interface FeedReadLimits {
+  schedules: number;
+  titleChars: number;
+  descriptionChars: number;
+  imagesPerEvent: number;
+}
+
 export interface FeedFilterIds {
   /** null: every member (and schedules without members). */
   memberIds: number[] | null;
@@ -33,15 +48,15 @@ export interface FeedFilterIds {
 }
 
 /** Schedules with `from <= date < to` matching the filter, by date, time (untimed last), id. */
-export function feedSchedules(db: Queryable, from: string, to: string, filter: FeedFilterIds): Promise<FeedScheduleRow[]> {
+export function feedSchedules(db: Queryable, from: string, to: string, filter: FeedFilterIds, limits: FeedReadLimits): Promise<FeedScheduleRow[]> {
   return db.any<FeedScheduleRow>(
-    `SELECT s.id, s.title, to_char(s.date, 'YYYY-MM-DD') AS date, to_char(s.time, 'HH24:MI') AS time, s.description,
+    `SELECT s.id, left(s.title, $6) AS title, to_char(s.date, 'YYYY-MM-DD') AS date, to_char(s.time, 'HH24:MI') AS time, left(s.description, $7) AS description,
             s.source_name, s.source_url, s.category_id, c.name AS category_name, s.revision, s.created_at, s.updated_at,
             ARRAY(SELECT m.name FROM schedule_members sm JOIN members m ON m.id = sm.member_id
                    WHERE sm.schedule_id = s.id ORDER BY m.sort_order, m.id) AS member_names,
             e.school_name, e.post_urls, v.name AS venue_name, COALESCE(NULLIF(v.road_address, ''), v.address) AS venue_address, v.lat, v.lng,
             ARRAY(SELECT storage_url(i.original_key) FROM schedule_images si JOIN images i ON i.id = si.image_id
-                   WHERE si.schedule_id = s.id ORDER BY si.position) AS image_urls
+                   WHERE si.schedule_id = s.id ORDER BY si.position LIMIT $8) AS image_urls
        FROM schedules s
        JOIN schedule_categories c ON c.id = s.category_id
        LEFT JOIN events e ON e.schedule_id = s.id
@@ -49,13 +64,14 @@ export function feedSchedules(db: Queryable, from: string, to: string, filter: F
       WHERE s.date >= $1 AND s.date < $2
         AND ($3::int[] IS NULL OR s.category_id = ANY($3::int[]))
         AND ($4::int[] IS NULL OR EXISTS (SELECT 1 FROM schedule_members sm WHERE sm.schedule_id = s.id AND sm.member_id = ANY($4::int[])))
-      ORDER BY s.date, s.time NULLS LAST, s.id`,
-    [from, to, filter.categoryIds, filter.memberIds],
+      ORDER BY s.date, s.time NULLS LAST, s.id
+      LIMIT $5`,
+    [from, to, filter.categoryIds, filter.memberIds, limits.schedules, limits.titleChars + 1, limits.descriptionChars + 1, limits.imagesPerEvent],
   );
 }
 
 /** Current members with a birth date (those the month listing shows), optionally only these ids. */
-export function feedBirthdays(db: Queryable, memberIds: number[] | null): Promise<Array<{ id: number; name: string; birthDate: string }>> {
+export function feedBirthdays(db: Queryable, memberIds: number[] | null): Promise<FeedBirthdayRow[]> {
   return db.any(
     `SELECT id, name, to_char(birth_date, 'YYYY-MM-DD') AS "birthDate" FROM members
       WHERE NOT is_former AND birth_date IS NOT NULL AND ($1::int[] IS NULL OR id = ANY($1::int[]))
@@ -64,10 +80,7 @@ export function feedBirthdays(db: Queryable, memberIds: number[] | null): Promis
   );
 }
 
-/** Members by id or by name (Korean or English, case-insensitive): what a feed's `members` filter names. */
-export function membersNamed(db: Queryable, ids: number[], names: string[]): Promise<Array<{ id: number; name: string; name_en: string | null }>> {
-  return db.any(
-    'SELECT id, name, name_en FROM members WHERE id = ANY($1::int[]) OR lower(name) = ANY($2::text[]) OR lower(name_en) = ANY($2::text[])',
-    [ids, names.map((name) => name.toLowerCase())],
-  );
+/** Every member (a group's few): what a feed's `members` filter may name, by id or name (Korean or English). */
+export function feedMemberNames(db: Queryable): Promise<Array<{ id: number; name: string; name_en: string | null }>> {
+  return db.any('SELECT id, name, name_en FROM members ORDER BY id');
 }
