@@ -1294,7 +1294,7 @@ function dockerignored(path: string): boolean {
 
 /**
  * The base image: Debian 12 (glibc 2.36, what the uWebSockets.js build in use needs), Node 20, by tag,
- * or by tag and digest (`node:20-bookworm-slim@sha256:<64 hex>`, k8s/README.md "Base image and Node version").
+ * or by tag and digest (`node:20-bookworm-slim@sha256:<64 hex>`, k8s/README.md "Node runtime").
  */
 const BASE_IMAGE = /^node:20[\w.-]*-bookworm-slim(@sha256:[0-9a-f]{64})?$/;
 
