@@ -1,10 +1,10 @@
 // The OpenAPI 3.1 document, assembled from the routes' own schemas so it cannot drift from validation.
 // Schemas with an `$id` become named components referenced by `$ref`; every operation gets an
 // operationId derived from its method and path, its security, and the failures the edge itself
-// can answer (400 on every route, 401, 413, 503, 507) with the Error body. A 500 is a fault, documented only where
-// the spec makes it an answer (test/robustness.test.ts fails on any other). A multipart body's
-// `payload` part refers to the same named schema as the JSON body the route also accepts, so
-// generated clients type both; path ids are integers (edge/params.ts `parseId`).
+// can answer (400 on every route, 401, 413, 503, 507) with the Error body. A 500 is a fault,
+// documented only where the spec makes it an answer (test/robustness.test.ts fails on any other).
+// A multipart body's `payload` part refers to the same named schema as the JSON body the route
+// also accepts, so generated clients type both; path ids are integers (edge/params.ts `parseId`).
 import type { TSchema } from '@sinclair/typebox';
 import type { Route, RouteDoc } from '../edge/router.ts';
 import { ErrorResponse, IdParam } from './common.ts';
