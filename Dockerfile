@@ -12,7 +12,7 @@
 # Chromium that `npm start` unpacks from @sparticuz/chromium when CHROMIUM_PATH is unset is left out
 # (67 MB): the bots image sets CHROMIUM_PATH to Debian's chromium, the app image runs no browser.
 #
-# Base image: the tag with its digest beside it (k8s/README.md, "Base image and Node version").
+# Base image: the tag with its digest beside it (k8s/README.md, "Node runtime").
 # Node 20 reached end of life in April 2026; the plan past it is in the same section
 # (uWebSockets.js builds for Node 22/24 need glibc 2.38).
 

@@ -1,4 +1,7 @@
-// Process entry (`npm start`): configuration, the roles named by ROLE, signals.
+// Process entry (`npm start`): the Node check, configuration, the roles named by ROLE, signals.
+// The check is the first import: ES modules run in import order, so it stops an unsupported Node
+// before any other module (uWebSockets.js among them) is loaded.
+import './node-check.ts';
 import { loadConfigOrReport, reportConfigError } from '../shared/runtime/config.ts';
 import { createLogger } from '../shared/runtime/logger.ts';
 import { startService, type RunningService } from './service.ts';

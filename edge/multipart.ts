@@ -102,3 +102,20 @@ export function payloadOf(body: MultipartBody): unknown | undefined {
   if (payloads.length === 0) return undefined;
   return parseJson(payloads[0]!.value, "'payload' 항목");
 }
+
+/** A JSON body carries no files: a megabyte is plenty. */
+export const JSON_PAYLOAD_LIMIT = 1024 * 1024;
+
+/**
+ * The payload and the files of a route that takes either multipart/form-data (a `payload` part
+ * and file parts) or the payload alone as a JSON body (no files); `raw` is undefined when no
+ * payload was sent. Both forms are documented (schemas/openapi.ts, `multipart.json`).
+ */
+export async function readPayloadRequest(ctx: Context, limits: MultipartLimits): Promise<{ raw: unknown; body: MultipartBody }> {
+  if (/^multipart\//i.test(ctx.header('content-type') ?? '')) {
+    const body = await readMultipart(ctx, limits);
+    return { raw: payloadOf(body), body };
+  }
+  if (Number(ctx.header('content-length') ?? 0) > JSON_PAYLOAD_LIMIT) throw payloadTooLarge();
+  return { raw: await ctx.json(), body: { fields: [], files: [] } };
+}

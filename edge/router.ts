@@ -11,10 +11,15 @@ export interface RouteDoc {
   tags: string[];
   description?: string;
   query?: TSchema;
-  /** JSON body schema, or the schema of the multipart `payload` part. */
+  /** JSON body schema, or the schema of the multipart `payload` part (named by its `$id`). */
   body?: TSchema;
-  /** Multipart request: file parts documented by name. */
-  multipart?: { files: string };
+  /**
+   * Multipart request: file parts documented by name. `json`: the payload may also come alone as
+   * an `application/json` body (no files); `payloadOptional`: the `payload` part may be left out.
+   */
+  multipart?: { files: string; json?: true; payloadOptional?: true };
+  /** Path parameters that are not ids: an `id` or `…Id` parameter is a positive integer unless named here. */
+  params?: Record<string, TSchema>;
   responses: Record<number, TSchema | string>;
   /** A user token the route reads (admin routes say `auth: 'admin'` on the route). */
   security?: 'user' | 'user-optional';
@@ -153,4 +158,18 @@ function decodeSegment(segment: string): string {
   }
   if (CONTROL_CHARACTER.test(decoded)) throw badRequest('경로에 제어 문자가 있습니다.', 'invalid_path');
   return decoded;
+}
+
+/**
+ * A query string whose percent-escapes do not decode (`%E0%A4%A`, `100%`) is refused like such a
+ * path, on every route, instead of reaching a handler as replacement characters (or being ignored
+ * by one that reads no query). Checked only when the query holds a `%`.
+ */
+export function checkQueryString(raw: string): void {
+  if (!raw.includes('%')) return;
+  try {
+    decodeURIComponent(raw);
+  } catch {
+    throw badRequest('쿼리 문자열에 잘못된 문자 인코딩이 있습니다.', 'invalid_query');
+  }
 }

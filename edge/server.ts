@@ -14,7 +14,7 @@ import { conflictingFraming, FRAMING_ERROR, refuseFraming } from './framing.ts';
 import { allLines } from './header-lines.ts';
 import { endRequestSpan, inRequestSpan, startRequestSpan } from './request-tracing.ts';
 import { requestIdOf, requestIdValue, type RequestId } from './request-id.ts';
-import type { Method, Route, Router } from './router.ts';
+import { checkQueryString, type Method, type Route, type Router } from './router.ts';
 import type { OpenedFile } from '../shared/storage/storage.ts';
 
 export const DEFAULT_BODY_LIMIT = 256 * 1024;
@@ -547,6 +547,12 @@ export function startEdge(router: Router, hooks: EdgeHooks, logger: Logger, port
     }
     ctx.routePath = route.path;
     ctx.params = (match as { params: Record<string, string> }).params;
+    try {
+      checkQueryString(ctx.queryString);
+    } catch (error) {
+      writeError(res, ctx, route, startedAt, error);
+      return ctx;
+    }
     // The token before the size: a client without one learns 401 whatever it sends.
     if (route.auth === 'admin') {
       try {

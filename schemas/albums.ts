@@ -67,10 +67,10 @@ const albumFields = {
 };
 
 /** POST: only the title is required. */
-export const AlbumCreatePayload = Type.Object({ title: Title, ...albumFields }, { additionalProperties: false });
+export const AlbumCreatePayload = Type.Object({ title: Title, ...albumFields }, { additionalProperties: false, $id: 'AlbumCreatePayload' });
 
 /** PUT: only the fields sent change; `tracks`, when sent, replaces every track. */
-export const AlbumUpdatePayload = Type.Object({ title: Type.Optional(Title), ...albumFields }, { additionalProperties: false });
+export const AlbumUpdatePayload = Type.Object({ title: Type.Optional(Title), ...albumFields }, { additionalProperties: false, $id: 'AlbumUpdatePayload' });
 
 export const TrackDetail = Type.Object({
   album: Type.Object({ id: Type.Integer(), title: Type.String(), cover: Nullable(CoverImage) }),
@@ -104,7 +104,7 @@ const photoFields = {
 };
 
 /** Multipart `payload` of a photo upload, applied to every file; without sortOrder the files follow the album's last photo. */
-export const PhotoUploadPayload = Type.Object(photoFields, { additionalProperties: false });
+export const PhotoUploadPayload = Type.Object(photoFields, { additionalProperties: false, $id: 'PhotoUploadPayload' });
 
 /** JSON body of PUT …/photos/:photoId: only the fields sent change. */
 export const PhotoUpdatePayload = Type.Object(photoFields, { additionalProperties: false });
@@ -123,4 +123,4 @@ export const Teaser = Type.Object(
 export const TeaserList = Type.Array(Teaser, { description: 'by sortOrder, then upload order' });
 
 /** Multipart `payload` of a teaser upload (optional); without sortOrder the teaser follows the album's last one. */
-export const TeaserUploadPayload = Type.Object({ sortOrder: Type.Optional(SortOrder) }, { additionalProperties: false });
+export const TeaserUploadPayload = Type.Object({ sortOrder: Type.Optional(SortOrder) }, { additionalProperties: false, $id: 'TeaserUploadPayload' });

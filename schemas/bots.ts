@@ -6,7 +6,7 @@ import { DateString, IdParam, Nullable, TimeString } from './common.ts';
 export const BOT_TYPES = ['video', 'microblog'] as const;
 export const BOT_STATUSES = ['running', 'stopped', 'error'] as const;
 
-const BotId = Type.String({ pattern: '^[a-z0-9-]+$', minLength: 1, maxLength: 64 });
+export const BotId = Type.String({ pattern: '^[a-z0-9-]+$', minLength: 1, maxLength: 64 });
 const Term = Type.String({ maxLength: 100 });
 const GroupNames = Type.Array(Type.String({ minLength: 1, maxLength: 100 }), {
   maxItems: 20,

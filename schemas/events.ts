@@ -39,7 +39,7 @@ const eventFields = {
 };
 
 /** POST: title, date, schoolName and venue are required (rules 2 and 4). */
-export const EventCreatePayload = Type.Object({ ...eventFields, venue: VenueInput });
+export const EventCreatePayload = Type.Object({ ...eventFields, venue: VenueInput }, { $id: 'EventCreatePayload' });
 
 /** PUT: no required fields; `keepPosterIds` are existing poster ids to keep, in order. */
 export const EventUpdatePayload = Type.Object({
@@ -52,7 +52,7 @@ export const EventUpdatePayload = Type.Object({
   postUrls: Type.Optional(Nullable(Type.Array(HttpUrl, { maxItems: 20 }))),
   venue: Type.Optional(Nullable(VenueInput)),
   keepPosterIds: Type.Optional(Type.Array(IdParam, { maxItems: 20, uniqueItems: true })),
-});
+}, { $id: 'EventUpdatePayload' });
 
 export const PosterImage = Type.Object({ id: Type.Integer(), originalUrl: Type.String(), mediumUrl: Type.String(), thumbUrl: Type.String() }, { $id: 'Image' });
 

@@ -13,10 +13,10 @@ const fields = {
   memberIds: Type.Optional(Type.Array(IdParam, { maxItems: 50, uniqueItems: true })),
 };
 
-export const ScheduleCreatePayload = Type.Object(fields, { additionalProperties: false });
+export const ScheduleCreatePayload = Type.Object(fields, { additionalProperties: false, $id: 'ScheduleCreatePayload' });
 
 /** PUT replaces: the same fields; `keepImageIds` are existing image ids to keep, in order (absent: none kept). */
 export const ScheduleUpdatePayload = Type.Object(
   { ...fields, keepImageIds: Type.Optional(Type.Array(IdParam, { maxItems: 20, uniqueItems: true })) },
-  { additionalProperties: false },
+  { additionalProperties: false, $id: 'ScheduleUpdatePayload' },
 );

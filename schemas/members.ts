@@ -29,5 +29,5 @@ export const MemberUpdatePayload = Type.Object(
     nicknames: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 50 }), { maxItems: 20, uniqueItems: true })),
     sortOrder: Type.Optional(Type.Integer({ minimum: 0, maximum: 10000 })),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, $id: 'MemberUpdatePayload' },
 );

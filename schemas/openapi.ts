@@ -1,11 +1,13 @@
 // The OpenAPI 3.1 document, assembled from the routes' own schemas so it cannot drift from validation.
 // Schemas with an `$id` become named components referenced by `$ref`; every operation gets an
 // operationId derived from its method and path, its security, and the failures the edge itself
-// can answer (400, 401, 413, 503, 507) with the Error body. A 500 is a fault, documented only where
-// the spec makes it an answer (test/robustness.test.ts fails on any other).
+// can answer (400 on every route, 401, 413, 503, 507) with the Error body. A 500 is a fault,
+// documented only where the spec makes it an answer (test/robustness.test.ts fails on any other).
+// A multipart body's `payload` part refers to the same named schema as the JSON body the route
+// also accepts, so generated clients type both; path ids are integers (edge/params.ts `parseId`).
 import type { TSchema } from '@sinclair/typebox';
-import type { Route } from '../edge/router.ts';
-import { ErrorResponse } from './common.ts';
+import type { Route, RouteDoc } from '../edge/router.ts';
+import { ErrorResponse, IdParam } from './common.ts';
 
 type Json = Record<string, unknown>;
 
@@ -45,7 +47,7 @@ const retryAfter = { 'Retry-After': { description: 'seconds to wait before retry
 
 /** Failures many operations share, referenced from components.responses. */
 const SHARED_RESPONSES: Record<string, { status: string; description: string; retry?: true }> = {
-  BadRequest: { status: '400', description: 'invalid request: a parameter, the query or the body does not match its schema' },
+  BadRequest: { status: '400', description: 'invalid request: the path or query string does not decode (percent-encoding), or a parameter, the query or the body does not match its schema' },
   Unauthorized: { status: '401', description: 'missing, invalid or expired token' },
   PayloadTooLarge: { status: '413', description: 'the body is larger than the operation accepts' },
   TooManyRequests: { status: '429', description: 'too many requests from this client address; retry after Retry-After seconds', retry: true },
@@ -65,16 +67,17 @@ function operationOf(route: Route, named: Map<string, { json: string; schema: Js
     in: 'path',
     required: true,
     ...(m[1] === '*' ? { description: 'the rest of the path, slashes included' } : {}),
-    schema: { type: 'string' },
+    schema: pathParameterSchema(doc, m[2]!, schema),
   }));
   const query = doc.query as (TSchema & { properties?: Record<string, TSchema>; required?: string[] }) | undefined;
   for (const [name, value] of Object.entries(query?.properties ?? {})) {
     parameters.push({ name, in: 'query', required: query?.required?.includes(name) ?? false, schema: schema(value) });
   }
   const takesBody = Boolean(doc.body || doc.multipart);
-  // The failures the edge answers itself, before or around the handler; the route's own win.
+  // The failures the edge answers itself, before or around the handler; the route's own win. Every
+  // route can answer 400: a query string that does not decode is refused before the handler.
   const responses: Json = {
-    ...(parameters.length || takesBody ? sharedRef('BadRequest') : {}),
+    ...sharedRef('BadRequest'),
     ...(route.auth === 'admin' || doc.security === 'user' ? sharedRef('Unauthorized') : {}),
     ...(takesBody ? sharedRef('PayloadTooLarge') : {}),
     ...(withoutDatabase(route) ? {} : sharedRef('ServiceUnavailable')),
@@ -103,23 +106,35 @@ function operationOf(route: Route, named: Map<string, { json: string; schema: Js
     security,
     responses: Object.fromEntries(Object.entries(responses).sort(([a], [b]) => a.localeCompare(b))),
   };
-  if (takesBody) {
-    operation.requestBody = doc.multipart
-      ? {
-          required: true,
-          description: `multipart/form-data: a \`payload\` part holding the JSON body; ${doc.multipart.files}`,
-          content: {
-            'multipart/form-data': {
-              schema: {
-                type: 'object',
-                properties: { payload: { type: 'string', contentMediaType: 'application/json', contentSchema: doc.body ? schema(doc.body) : {} } },
-              },
-            },
-          },
-        }
-      : { required: true, content: { 'application/json': { schema: schema(doc.body!) } } };
-  }
+  if (takesBody) operation.requestBody = requestBodyOf(doc, schema);
   return operation;
+}
+
+/** `id` and `…Id` parameters are positive integers (`parseId`) unless the route names their schema; others are text. */
+function pathParameterSchema(doc: RouteDoc, name: string, schema: (value: TSchema) => unknown): unknown {
+  const own = doc.params?.[name];
+  if (own) return schema(own);
+  return /^(id|[a-z]+Id)$/.test(name) ? schema(IdParam) : { type: 'string' };
+}
+
+/**
+ * A JSON body, or a multipart body whose `payload` part is JSON of the route's named body schema
+ * (`encoding` gives the part's media type); routes whose files are optional take that payload as
+ * an `application/json` body too.
+ */
+function requestBodyOf(doc: RouteDoc, schema: (value: TSchema) => unknown): Json {
+  if (!doc.multipart) return { required: true, content: { 'application/json': { schema: schema(doc.body!) } } };
+  const payload = doc.body ? schema(doc.body) : {};
+  const multipart = {
+    schema: { type: 'object', ...(doc.multipart.payloadOptional ? {} : { required: ['payload'] }), properties: { payload } },
+    encoding: { payload: { contentType: 'application/json' } },
+  };
+  const json = doc.multipart.json ? 'the payload alone as an application/json body when there are no files, or ' : '';
+  return {
+    required: true,
+    description: `${json}multipart/form-data: a \`payload\` part holding the JSON${doc.multipart.payloadOptional ? ' (optional)' : ''}; ${doc.multipart.files}`,
+    content: { ...(doc.multipart.json ? { 'application/json': { schema: payload } } : {}), 'multipart/form-data': multipart },
+  };
 }
 
 const TAG_DESCRIPTIONS: Record<string, string> = {

@@ -1,10 +1,13 @@
 // Public schedule shapes (decisions.md "Schedules", api-service.md 2.6).
 import { Type } from '@sinclair/typebox';
-import { DateString, Nullable } from './common.ts';
+import { DateString, IdParam, Nullable } from './common.ts';
 import { PosterImage, Venue } from './events.ts';
 
 export const Category = Type.Object({ id: Type.Integer(), name: Type.String(), color: Type.String() });
 export const CategoryListItem = Type.Object({ id: Type.Integer(), name: Type.String(), color: Type.String(), sortOrder: Type.Integer() });
+
+/** A calendar entry's id: a schedule's number, or `birthday-<memberId>-<year>` for a member's birthday. */
+export const ScheduleItemId = Type.Union([IdParam, Type.String({ pattern: '^birthday-\\d{1,10}-\\d{4}$' })]);
 
 export const ScheduleItem = Type.Object(
   {

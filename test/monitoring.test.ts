@@ -1,6 +1,8 @@
 // Monitoring (issue 14): the alerts and the dashboard in k8s/base parse as PromQL (the Prometheus
 // project's own lezer grammar), every metric they name is in a real scrape of the running service's
-// METRICS_PORT, and each role has a PodMonitor on the port its pods declare. Rendering and schema
+// METRICS_PORT (or served by a named exporter), each role has a PodMonitor on the port its pods
+// declare and PostgreSQL one on CloudNativePG's, every alert is scoped to its namespace and this
+// deployment, and the durations its texts name are the ones its rule fires after. Rendering and schema
 // checks of the same objects run in test/k8s.test.ts.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -16,7 +18,13 @@ const BASE = fileURLToPath(new URL('../k8s/base/', import.meta.url));
 /** Metrics the rules use that another exporter serves, with the reason they cannot come from this service. */
 const EXTERNAL_METRICS: Record<string, string> = {
   kube_pod_status_ready: 'kube-state-metrics: readiness as the kubelet sees it (a flapping pod cannot report its own probe timeouts)',
+  cnpg_pg_stat_archiver_last_failed_time: 'CloudNativePG\'s instance exporter (PodMonitor schedule-pg): pg_stat_archiver of each PostgreSQL instance',
+  cnpg_pg_stat_archiver_last_archived_time: 'CloudNativePG\'s instance exporter (PodMonitor schedule-pg): pg_stat_archiver of each PostgreSQL instance',
+  barman_cloud_cloudnative_pg_io_last_available_backup_timestamp: 'the Barman Cloud plugin, through CloudNativePG\'s instance exporter (PodMonitor schedule-pg)',
 };
+
+/** Label matchers that make a selector this deployment's own series, whichever exporter serves them. */
+const OWN_SERIES = [/\bapp="schedule-backend"/, /\bcluster="schedule-pg"/];
 
 /** The alerts the issue asks for, by what they watch. */
 const REQUIRED_ALERTS = [
@@ -31,6 +39,8 @@ const REQUIRED_ALERTS = [
   'ScheduleBotFailing', // bot errors
   'ScheduleVideoQuotaExhausted', // the quota warning
   'ScheduleReadinessFlapping', // readiness flapping
+  'SchedulePostgresWalArchivingFailing', // CloudNativePG WAL archiving
+  'SchedulePostgresBackupMissing', // no successful base backup in 26 hours
 ];
 
 type Any = any;
@@ -110,6 +120,85 @@ test('several environments: every alert keeps the namespace, every panel filters
       t.true(selectors.length > 0, `panel "${p.title}": a selector`);
       for (const [, metric, matchers] of selectors) t.regex(matchers!, /\bnamespace="\$namespace"/, `panel "${p.title}": ${metric} filtered on $namespace`);
     }
+  }
+});
+
+test('every alert is scoped: aggregated by namespace, on this deployment\'s own series', (t) => {
+  for (const a of alerts) {
+    const found = aggregations(a.expr);
+    t.true(found.length > 0, `${a.alert}: aggregates (by namespace)`);
+    for (const agg of found) t.true(agg.by?.includes('namespace') ?? false, `${a.alert}: "${agg.text}..." keeps the namespace`);
+    // Each selector names this deployment's series, or is joined on namespace and pod with one that does.
+    const selectors = [...a.expr.matchAll(/\b([a-z_:][a-z0-9_:]*)\{([^}]*)\}/g)];
+    t.true(selectors.length > 0, `${a.alert}: selects its series by label`);
+    const joined = /\band on \(namespace, pod\)/.test(a.expr);
+    for (const [, metric, matchers] of selectors) {
+      const own = OWN_SERIES.some((re) => re.test(matchers!));
+      t.true(own || (joined && selectors.some(([, , m]) => OWN_SERIES.some((re) => re.test(m!)))), `${a.alert}: ${metric} is not limited to this deployment`);
+    }
+  }
+});
+
+/** Seconds of a Prometheus duration (`5m`, `1h30m`, `93600`). */
+function seconds(duration: string): number {
+  const units: Record<string, number> = { ms: 0.001, s: 1, m: 60, h: 3600, d: 86400, w: 604800 };
+  if (/^\d+(\.\d+)?$/.test(duration)) return Number(duration);
+  let total = 0;
+  for (const [, n, unit] of duration.matchAll(/(\d+)(ms|s|m|h|d|w)/g)) total += Number(n) * units[unit!]!;
+  return total;
+}
+
+/**
+ * How long the watched condition lasts before the alert fires: the rule's `for`, plus what the
+ * expression itself waits for: the window of a `min_over_time` (true only once every sample in it
+ * is), or the threshold of an age (`time() - t > N`, or a `*_age_seconds` gauge above N).
+ */
+function firingDelay(a: { expr: string; for?: string }): number {
+  let delay = seconds(a.for ?? '0s');
+  const window = /min_over_time\([^[]*\[([0-9a-z]+)\]\)/.exec(a.expr);
+  if (window) delay += seconds(window[1]!);
+  const threshold = /(>|>=)\s*([0-9.]+)\s*$/.exec(a.expr);
+  if (threshold && (/time\(\)\s*-/.test(a.expr) || /_age_seconds\b/.test(a.expr))) delay += Number(threshold[2]);
+  return delay;
+}
+
+/** Every `N seconds|minutes|hours|days` a text names, in seconds. */
+function durationsIn(text: string): number[] {
+  const units: Record<string, number> = { second: 1, minute: 60, hour: 3600, day: 86400 };
+  return [...text.matchAll(/\b(\d+)\s*(second|minute|hour|day)s?\b/g)].map(([, n, unit]) => Number(n) * units[unit!]!);
+}
+
+test('what an alert\'s text says matches its rule: the summary names when it fires, the description its windows', (t) => {
+  for (const a of alerts) {
+    const delay = firingDelay(a);
+    const windows = [...a.expr.matchAll(/\[([0-9a-z]+)\]/g)].map((m) => seconds(m[1]!));
+    for (const said of durationsIn(a.annotations?.summary ?? '')) {
+      t.is(said, delay, `${a.alert}: the summary says ${said / 60} minutes, the rule fires after ${delay / 60} (for ${a.for ?? '0'}, expr ${a.expr})`);
+    }
+    for (const said of durationsIn(a.annotations?.description ?? '')) {
+      t.true(said === delay || windows.includes(said), `${a.alert}: the description says ${said / 60} minutes, neither when it fires (${delay / 60}) nor a window of its expression`);
+    }
+  }
+  // The reading of the rules is not vacuous.
+  t.is(firingDelay({ expr: 'max by (namespace) (min_over_time(x{app="a"}[10m])) > 0', for: '5m' }), 900);
+  t.is(firingDelay({ expr: 'max by (namespace) (outbox_oldest_unsent_age_seconds{app="a"}) > 120', for: '5m' }), 420);
+  t.is(firingDelay({ expr: 'time() - max by (namespace) (x{app="a"}) > 93600' }), 93600);
+  t.is(firingDelay({ expr: 'sum by (namespace) (rate(x[5m])) > 0.01', for: '10m' }), 600);
+  t.deepEqual(durationsIn('has not emptied for 10 minutes in 26 hours'), [600, 93600]);
+});
+
+test('the PostgreSQL PodMonitor scrapes the CloudNativePG cluster\'s instances on their metrics port', (t) => {
+  const monitor = manifests.find((o) => o.kind === 'PodMonitor' && o.metadata.name === 'schedule-pg');
+  const cluster = parseAllDocuments(readFileSync(join(BASE, 'postgres.yaml'), 'utf8')).map((doc) => doc.toJS() as Any).find((o) => o?.kind === 'Cluster');
+  t.truthy(monitor, 'a PodMonitor schedule-pg');
+  t.truthy(cluster, 'the Cluster in postgres.yaml');
+  // CloudNativePG labels every instance pod with its cluster and role, and names its exporter port `metrics` (9187).
+  t.deepEqual(monitor.spec.selector.matchLabels, { 'cnpg.io/cluster': cluster.metadata.name, 'cnpg.io/podRole': 'instance' });
+  t.is(monitor.spec.podMetricsEndpoints[0].port, 'metrics');
+  const relabel = Object.fromEntries(monitor.spec.podMetricsEndpoints[0].relabelings.map((r: Any) => [r.targetLabel, r.replacement]));
+  t.deepEqual(relabel, { cluster: cluster.metadata.name }, 'the rules select on cluster="<the Cluster>"');
+  for (const name of ['SchedulePostgresWalArchivingFailing', 'SchedulePostgresBackupMissing']) {
+    t.regex(alerts.find((a) => a.alert === name)?.expr ?? '', new RegExp(`cluster="${cluster.metadata.name}"`), `${name} selects that cluster`);
   }
 });
 

@@ -1,7 +1,9 @@
 // A typed client, proven (issue 38): TypeScript types generated from the served document with
 // openapi-typescript, a small client over openapi-fetch that calls every public and admin operation
-// group, type-checked with tsc in a temp folder, then run against the real service; every answer
-// (success and failure) matches the schema the document gives for its status.
+// group and creates a schedule through the typed JSON body, type-checked with tsc in a temp folder,
+// then run against the real service; every answer (success and failure) matches the schema the
+// document gives for its status. Bodies with a wrong field, a missing field or a wrong type do not
+// compile.
 import test from 'ava';
 import { execFile } from 'node:child_process';
 import { mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
@@ -76,7 +78,7 @@ export async function callEveryGroup(baseUrl: string, admin: { username: string;
   keep('get', '/api/admin/bots', bots.response, bots.data ?? bots.error);
   const quota = await client.GET('/api/admin/bots/quota-warning', { headers: { authorization } });
   keep('get', '/api/admin/bots/quota-warning', quota.response, quota.data ?? quota.error);
-  const event = await client.GET('/api/admin/events/{id}', { params: { path: { id: '999999' } }, headers: { authorization } });
+  const event = await client.GET('/api/admin/events/{id}', { params: { path: { id: 999999 } }, headers: { authorization } });
   keep('get', '/api/admin/events/{id}', event.response, event.data ?? event.error);
   const blocked = await client.GET('/api/schedules/suggestions/blocked', { headers: { authorization } });
   keep('get', '/api/schedules/suggestions/blocked', blocked.response, blocked.data ?? blocked.error);
@@ -84,8 +86,18 @@ export async function callEveryGroup(baseUrl: string, admin: { username: string;
   keep('get', '/api/schedules/suggestions/dict', dict.response, dict.data ?? dict.error);
   const stats = await client.GET('/api/stats', { headers: { authorization } });
   keep('get', '/api/stats', stats.response, stats.data ?? stats.error);
-  const deleteMissing = await client.DELETE('/api/schedules/{id}', { params: { path: { id: '999999' } }, headers: { authorization } });
+  const deleteMissing = await client.DELETE('/api/schedules/{id}', { params: { path: { id: 999999 } }, headers: { authorization } });
   keep('delete', '/api/schedules/{id}', deleteMissing.response, deleteMissing.data ?? deleteMissing.error);
+  // A write through the typed JSON body: the payload schema the multipart part also uses.
+  const created = await client.POST('/api/schedules', { body: { categoryId: 1, title: '타입 검사 일정', date: '2031-04-05', time: '18:00', memberIds: [] }, headers: { authorization } });
+  keep('post', '/api/schedules', created.response, created.data ?? created.error);
+  if (created.data) {
+    const id: number = created.data.id;
+    const read = await client.GET('/api/schedules/{id}', { params: { path: { id } } });
+    keep('get', '/api/schedules/{id}', read.response, read.data ?? read.error);
+    const replaced = await client.PUT('/api/schedules/{id}', { params: { path: { id } }, body: { categoryId: 2, title: '타입 검사 일정 (수정)', date: '2031-04-06' }, headers: { authorization } });
+    keep('put', '/api/schedules/{id}', replaced.response, replaced.data ?? replaced.error);
+  }
   return answers;
 }
 `;
@@ -126,5 +138,35 @@ test('types generated from the document type-check a client of every group, and 
   }
   t.log(`${answers.length} calls, statuses ${[...statuses].sort().join(', ')}`);
   t.true(answers.length >= 20);
-  t.true(statuses.has(200) && statuses.has(400) && statuses.has(401) && statuses.has(404));
+  t.true(statuses.has(200) && statuses.has(201) && statuses.has(400) && statuses.has(401) && statuses.has(404));
+  const created = answers.find((answer) => answer.method === 'post' && answer.path === '/api/schedules');
+  t.is(created?.status, 201, 'the schedule was created through the JSON body');
+  const read = answers.find((answer) => answer.method === 'get' && answer.path === '/api/schedules/{id}' && answer.status === 200);
+  t.like(read?.body, { title: '타입 검사 일정', date: '2031-04-05', time: '18:00' });
+});
+
+/** Request bodies a client must not be able to send: each one alone, so each error is its own. */
+const WRONG_BODIES: Array<[string, string]> = [
+  ['a misspelt field', `{ categoryId: 1, titel: '오타', date: '2031-04-05' }`],
+  ['a missing required field', `{ categoryId: 1, date: '2031-04-05' }`],
+  ['a field of the wrong type', `{ categoryId: '1', title: '문자열 ID', date: '2031-04-05' }`],
+];
+
+test.serial('the generated types refuse a schedule body with a wrong field, a missing field or a wrong type, and a text path id', async (t) => {
+  const text = await (await fetch(`${service.url}/api/openapi.json`)).text();
+  await writeFile(join(dir, 'schema.d.ts'), astToString(await openapiTS(JSON.parse(text) as never)));
+  await writeFile(join(dir, 'package.json'), JSON.stringify({ type: 'module' }));
+  const compile = async (name: string, source: string) => {
+    await writeFile(join(dir, `${name}.ts`), `import createClient from 'openapi-fetch';\nimport type { paths } from './schema.d.ts';\nconst client = createClient<paths>({ baseUrl: 'http://127.0.0.1:1' });\nexport const call = () => ${source};\n`);
+    await writeFile(join(dir, `tsconfig.${name}.json`), JSON.stringify({ ...TSCONFIG, files: [`${name}.ts`] }));
+    const run = await promisify(execFile)(process.execPath, [resolve('node_modules/typescript/bin/tsc'), '-p', join(dir, `tsconfig.${name}.json`)]).catch((error: { stdout: string }) => error);
+    return run.stdout.trim();
+  };
+  // The right body compiles, so the failures below are the bodies' own.
+  t.is(await compile('right', `client.POST('/api/schedules', { body: { categoryId: 1, title: '맞음', date: '2031-04-05' } })`), '');
+  for (const [what, body] of WRONG_BODIES) {
+    const errors = await compile(`wrong${WRONG_BODIES.findIndex(([w]) => w === what)}`, `client.POST('/api/schedules', { body: ${body} })`);
+    t.regex(errors, /error TS\d+/, `${what}: tsc refuses ${body}`);
+  }
+  t.regex(await compile('textid', `client.DELETE('/api/schedules/{id}', { params: { path: { id: 'abc' } } })`), /error TS\d+/, 'a text id where the document says integer');
 });

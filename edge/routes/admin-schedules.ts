@@ -5,30 +5,21 @@ import { ErrorResponse } from '../../schemas/common.ts';
 import { IdResponse } from '../../schemas/events.ts';
 import { ScheduleCreatePayload, ScheduleUpdatePayload } from '../../schemas/general-schedules.ts';
 import { compile } from '../../schemas/validate.ts';
-import { badRequest, notFound, payloadTooLarge } from '../../shared/errors.ts';
+import { badRequest, notFound } from '../../shared/errors.ts';
 import { generalCategoryProblem } from '../../shared/schedules/category-writes.ts';
 import { createSchedule, scheduleState, updateSchedule, type PosterUpload } from '../../shared/schedules/schedule-writes.ts';
 import type { Services } from '../../shared/services.ts';
 import { reply, type Context } from '../context.ts';
-import { IMAGE_UPLOAD_BODY_LIMIT, IMAGE_UPLOAD_LIMITS, payloadOf, readMultipart, type MultipartBody } from '../multipart.ts';
+import { IMAGE_UPLOAD_BODY_LIMIT, IMAGE_UPLOAD_LIMITS, readPayloadRequest, type MultipartBody } from '../multipart.ts';
 import { assertMembersExist, parseId } from '../params.ts';
 import type { Route } from '../router.ts';
 import { processUploads } from '../uploads.ts';
 
 const createPayload = compile(ScheduleCreatePayload);
 const updatePayload = compile(ScheduleUpdatePayload);
-/** A JSON body carries no files: a megabyte is plenty. */
-const JSON_BODY_LIMIT = 1024 * 1024;
 
 /** The payload and the files: multipart, or a JSON body without files. */
-async function readRequest(ctx: Context): Promise<{ raw: unknown; body: MultipartBody }> {
-  if (/^multipart\//i.test(ctx.header('content-type') ?? '')) {
-    const body = await readMultipart(ctx, IMAGE_UPLOAD_LIMITS);
-    return { raw: payloadOf(body), body };
-  }
-  if (Number(ctx.header('content-length') ?? 0) > JSON_BODY_LIMIT) throw payloadTooLarge();
-  return { raw: await ctx.json(), body: { fields: [], files: [] } };
-}
+const readRequest = (ctx: Context) => readPayloadRequest(ctx, IMAGE_UPLOAD_LIMITS);
 
 async function check(s: Services, payload: { categoryId: number; memberIds?: number[] }): Promise<void> {
   const problem = await generalCategoryProblem(s, payload.categoryId);
@@ -68,7 +59,7 @@ async function update(s: Services, ctx: Context) {
 
 export function adminScheduleRoutes(s: Services): Route[] {
   const tags = ['schedules'];
-  const multipart = { files: 'file parts: images (posters), in order, whatever their field name; or send the payload as a JSON body when there are no files' };
+  const multipart = { files: 'file parts: images (posters), in order, whatever their field name', json: true } as const;
   const rules = 'categoryId must name a category other than birthdays (10) and events (11), which have their own paths → else 400; unknown member ids → 400; a file that is not a decodable image → 400 and nothing stored; a file over 20 MB, a body over 100 MB (a JSON body over 1 MB) → 413. Images stored as schedule/<id>/image/NN.<ext> with medium and thumb WebP variants. The month listing, the calendar feeds, the search index and the activity log follow before the answer.';
   return [
     {

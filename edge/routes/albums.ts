@@ -24,7 +24,7 @@ import { badRequest, HttpError, notFound } from '../../shared/errors.ts';
 import type { Services } from '../../shared/services.ts';
 import { extensionForContentType, sniffContentType } from '../../shared/storage/content-type.ts';
 import { reply, type Context } from '../context.ts';
-import { IMAGE_UPLOAD_BODY_LIMIT, IMAGE_UPLOAD_LIMITS, payloadOf, readMultipart, type MultipartBody, type MultipartLimits, type UploadedFile } from '../multipart.ts';
+import { IMAGE_UPLOAD_BODY_LIMIT, IMAGE_UPLOAD_LIMITS, payloadOf, readMultipart, readPayloadRequest, type MultipartBody, type MultipartLimits, type UploadedFile } from '../multipart.ts';
 import { assertMembersExist, parseId } from '../params.ts';
 import type { Route } from '../router.ts';
 import { processUploads } from '../uploads.ts';
@@ -103,8 +103,7 @@ async function coverOf(s: Services, body: MultipartBody) {
 }
 
 async function create(s: Services, ctx: Context) {
-  const body = await readMultipart(ctx, ALBUM_UPLOAD_LIMITS);
-  const raw = payloadOf(body);
+  const { raw, body } = await readPayloadRequest(ctx, ALBUM_UPLOAD_LIMITS);
   if (raw === undefined) throw badRequest("'payload' 항목이 없습니다.");
   const payload = createPayload.parse(raw);
   const fields = { ...payload, title: cleanTitle(payload.title, 'title'), tracks: checkTracks(payload.tracks ?? []) };
@@ -114,8 +113,7 @@ async function create(s: Services, ctx: Context) {
 
 async function update(s: Services, ctx: Context) {
   const id = parseId(ctx.params.id);
-  const body = await readMultipart(ctx, ALBUM_UPLOAD_LIMITS);
-  const raw = payloadOf(body);
+  const { raw, body } = await readPayloadRequest(ctx, ALBUM_UPLOAD_LIMITS);
   if (raw === undefined) throw badRequest("'payload' 항목이 없습니다.");
   const payload = updatePayload.parse(raw);
   const title = payload.title === undefined ? undefined : cleanTitle(payload.title, 'title');
@@ -229,18 +227,18 @@ export function albumRoutes(s: Services): Route[] {
     { method: 'get', path: '/api/albums/:id', handler: (ctx) => byId(s, ctx), cacheControl: PUBLIC_CACHE, doc: { summary: 'An album by id', tags, responses: { 200: Album, 400: ErrorResponse, 404: ErrorResponse } } },
     {
       method: 'post', path: '/api/albums', handler: (ctx) => create(s, ctx), auth: 'admin', bodyLimit: ALBUM_UPLOAD_LIMITS.fileSize + MB,
-      doc: { summary: 'Create an album', tags, body: AlbumCreatePayload, multipart: { files: 'optional `cover` file part: the cover image' }, description: `No payload → 400; title required. ${albumWriteRules}`, responses: { 201: Album, 400: ErrorResponse, 409: ErrorResponse, 413: ErrorResponse } },
+      doc: { summary: 'Create an album', tags, body: AlbumCreatePayload, multipart: { files: 'optional `cover` file part: the cover image', json: true }, description: `No payload → 400; title required. ${albumWriteRules}`, responses: { 201: Album, 400: ErrorResponse, 409: ErrorResponse, 413: ErrorResponse } },
     },
     {
       method: 'put', path: '/api/albums/:id', handler: (ctx) => update(s, ctx), auth: 'admin', bodyLimit: ALBUM_UPLOAD_LIMITS.fileSize + MB,
-      doc: { summary: 'Update an album', tags, body: AlbumUpdatePayload, multipart: { files: 'optional `cover` file part: replaces the cover (the old image record and files are removed)' }, description: `No payload → 400; unknown album → 404. Only the fields sent change; \`tracks\`, when sent, replaces every track. ${albumWriteRules}`, responses: { 200: Album, 400: ErrorResponse, 404: ErrorResponse, 409: ErrorResponse, 413: ErrorResponse } },
+      doc: { summary: 'Update an album', tags, body: AlbumUpdatePayload, multipart: { files: 'optional `cover` file part: replaces the cover (the old image record and files are removed)', json: true }, description: `No payload → 400; unknown album → 404. Only the fields sent change; \`tracks\`, when sent, replaces every track. ${albumWriteRules}`, responses: { 200: Album, 400: ErrorResponse, 404: ErrorResponse, 409: ErrorResponse, 413: ErrorResponse } },
     },
     { method: 'delete', path: '/api/albums/:id', handler: (ctx) => remove(s, ctx), auth: 'admin', doc: { summary: 'Delete an album with its tracks, photos, teasers and cover, and all their files', tags, responses: { 200: SuccessResponse, 400: ErrorResponse, 404: ErrorResponse } } },
     { method: 'get', path: '/api/albums/:id/photos', handler: (ctx) => listPhotos(s, ctx), cacheControl: PUBLIC_CACHE, doc: { summary: 'Photos of an album by sortOrder', tags, responses: { 200: PhotoList, 400: ErrorResponse, 404: ErrorResponse } } },
     {
       method: 'post', path: '/api/albums/:id/photos', handler: (ctx) => uploadPhotos(s, ctx), auth: 'admin', bodyLimit: IMAGE_UPLOAD_BODY_LIMIT,
       doc: {
-        summary: 'Upload photos to an album', tags, body: PhotoUploadPayload, multipart: { files: 'file parts: one photo each, in order, whatever their field name' },
+        summary: 'Upload photos to an album', tags, body: PhotoUploadPayload, multipart: { files: 'file parts: one photo each, in order, whatever their field name', payloadOptional: true },
         description: 'Optional payload applied to every file; unknown member ids → 400; no file → 400; a file that is not a decodable image → 400 and nothing stored; over 20 MB → 413. Without sortOrder the photos follow the album\'s last one in the order sent. Stored as album/<id>/photos/<ms><n>.<format> with medium and thumb WebP variants.',
         responses: { 201: PhotoUploadResponse, 400: ErrorResponse, 404: ErrorResponse, 413: ErrorResponse },
       },
@@ -254,7 +252,7 @@ export function albumRoutes(s: Services): Route[] {
     {
       method: 'post', path: '/api/albums/:id/teasers', handler: (ctx) => uploadTeaser(s, ctx), auth: 'admin', bodyLimit: TEASER_UPLOAD_LIMITS.fileSize + MB,
       doc: {
-        summary: 'Upload one teaser (image or video)', tags, body: TeaserUploadPayload, multipart: { files: 'one file part: the teaser, whatever its field name' },
+        summary: 'Upload one teaser (image or video)', tags, body: TeaserUploadPayload, multipart: { files: 'one file part: the teaser, whatever its field name', payloadOptional: true },
         description:
           'The kind is decided by the file\'s bytes, not its name or declared type. An image (JPEG, PNG, WebP, GIF, AVIF; at most 20 MB) goes through the image pool: originalUrl is the original, thumbUrl the 400 px WebP. ' +
           'A video (MP4, MOV, WebM; at most 100 MB) is stored as uploaded with thumbUrl null: no frame-extraction tool is in the stack, so videos get no thumbnail. ' +

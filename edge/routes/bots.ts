@@ -5,6 +5,7 @@
 import { Type } from '@sinclair/typebox';
 import {
   Bot,
+  BotId,
   BotStatusResponse,
   PostInfo,
   PostScheduleCreate,
@@ -167,18 +168,21 @@ export function botRoutes(s: Services): Route[] {
   const bots = ['bots'];
   const platform = ['platform schedules'];
   const failures = { 404: ErrorResponse };
+  /** Bots are named by their BOTS_CONFIG id, not a number. */
+  const botParams = { id: BotId };
   return [
     { method: 'get', path: '/api/admin/bots', handler: async () => reply(await admin.list()), auth: 'admin', doc: { summary: 'List the bots defined by BOTS_CONFIG with their state', tags: bots, responses: { 200: Type.Array(Bot) } } },
     {
       method: 'post', path: '/api/admin/bots/:id/start', handler: setStatus(admin, 'running'), auth: 'admin',
-      doc: { summary: 'Start a bot', tags: bots, description: 'Clears its error and makes it due now. The runner of the bots role (one active instance) follows the state within seconds.', responses: { 200: BotStatusResponse, ...failures } },
+      doc: { summary: 'Start a bot', tags: bots, params: botParams, description: 'Clears its error and makes it due now. The runner of the bots role (one active instance) follows the state within seconds.', responses: { 200: BotStatusResponse, ...failures } },
     },
-    { method: 'post', path: '/api/admin/bots/:id/stop', handler: setStatus(admin, 'stopped'), auth: 'admin', doc: { summary: 'Stop a bot (a pass in flight finishes)', tags: bots, responses: { 200: BotStatusResponse, ...failures } } },
+    { method: 'post', path: '/api/admin/bots/:id/stop', handler: setStatus(admin, 'stopped'), auth: 'admin', doc: { summary: 'Stop a bot (a pass in flight finishes)', tags: bots, params: botParams, responses: { 200: BotStatusResponse, ...failures } } },
     {
       method: 'post', path: '/api/admin/bots/:id/sync-all', handler: (ctx) => syncAll(admin, ctx), auth: 'admin',
       doc: {
         summary: 'Full synchronisation: every page of the channel or timeline',
         tags: bots,
+        params: botParams,
         description: 'Runs in the request. A call while a full pass of the same bot runs (started by this edge process) joins it: it answers when that pass ends, with the same result, and reads the platform no further. Items that pass the filter and have no schedule yet are handed to the schedule writer (`added`); `total` counts the items that pass the filter. Idempotent: a second run adds 0 once the first is stored. Quota exhausted → 503 and the quota warning set; other platform failures → 502 (504 on timeout), and the bot shows the error.',
         responses: { 200: SyncAllResponse, 404: ErrorResponse, 502: ErrorResponse, 503: ErrorResponse, 504: ErrorResponse },
       },

@@ -9,7 +9,7 @@ import { badRequest, notFound } from '../../shared/errors.ts';
 import { createEvent, deleteSchedule, eventState, updateEvent, type PosterUpload } from '../../shared/schedules/schedule-writes.ts';
 import type { Services } from '../../shared/services.ts';
 import { reply, type Context } from '../context.ts';
-import { IMAGE_UPLOAD_BODY_LIMIT, IMAGE_UPLOAD_LIMITS, payloadOf, readMultipart, type MultipartBody } from '../multipart.ts';
+import { IMAGE_UPLOAD_BODY_LIMIT, IMAGE_UPLOAD_LIMITS, readPayloadRequest, type MultipartBody } from '../multipart.ts';
 import { assertMembersExist, parseId } from '../params.ts';
 import type { Route } from '../router.ts';
 import { processUploads } from '../uploads.ts';
@@ -50,8 +50,7 @@ async function get(s: Services, ctx: Context) {
 }
 
 async function create(s: Services, ctx: Context) {
-  const body = await readMultipart(ctx, IMAGE_UPLOAD_LIMITS);
-  const raw = payloadOf(body);
+  const { raw, body } = await readPayloadRequest(ctx, IMAGE_UPLOAD_LIMITS);
   if (raw === undefined) throw badRequest("'payload' 항목이 없습니다."); // rule 1
   const fields = asObject(raw);
   if (isMissing(fields.title) || isMissing(fields.date) || isMissing(fields.schoolName)) {
@@ -68,8 +67,7 @@ async function create(s: Services, ctx: Context) {
 }
 
 async function update(s: Services, ctx: Context) {
-  const body = await readMultipart(ctx, IMAGE_UPLOAD_LIMITS);
-  const raw = payloadOf(body);
+  const { raw, body } = await readPayloadRequest(ctx, IMAGE_UPLOAD_LIMITS);
   if (raw === undefined) throw badRequest("'payload' 항목이 없습니다."); // rule 1
   const id = parseId(ctx.params.id);
   const current = await eventState(s, id);
@@ -92,12 +90,12 @@ async function remove(s: Services, ctx: Context) {
 
 export function eventRoutes(s: Services): Route[] {
   const tags = ['events'];
-  const multipart = { files: 'file parts: posters, in order, whatever their field name (clients send `posters`)' };
+  const multipart = { files: 'file parts: posters, in order, whatever their field name (clients send `posters`)', json: true } as const;
   return [
     { method: 'get', path: '/api/admin/events/:id', handler: (ctx) => get(s, ctx), auth: 'admin', doc: { summary: 'An event schedule for editing', tags, responses: { 200: AdminEvent, 400: ErrorResponse, 404: ErrorResponse } } },
     {
       method: 'post', path: '/api/admin/events', handler: (ctx) => create(s, ctx), auth: 'admin', bodyLimit: IMAGE_UPLOAD_BODY_LIMIT,
-      doc: { summary: 'Create an event schedule with posters', tags, body: EventCreatePayload, multipart, description: 'Rules: no payload → 400; title, date or schoolName missing → 400; subtype not allowed → 400; venue missing → 400; unknown member ids → 400; a file that is not a decodable image → 400 and nothing stored; a file over 20 MB, a body over 100 MB, or an image over the pixel limit → 413. Posters stored as event/<id>/poster/NN.<ext>.', responses: { 201: IdResponse, 400: ErrorResponse, 413: ErrorResponse } },
+      doc: { summary: 'Create an event schedule with posters', tags, body: EventCreatePayload, multipart, description: 'Rules: no payload → 400; title, date or schoolName missing → 400; subtype not allowed → 400; venue missing → 400; unknown member ids → 400; a file that is not a decodable image → 400 and nothing stored; a file over 20 MB, a body over 100 MB (a JSON body over 1 MB), or an image over the pixel limit → 413. Posters stored as event/<id>/poster/NN.<ext>.', responses: { 201: IdResponse, 400: ErrorResponse, 413: ErrorResponse } },
     },
     {
       method: 'put', path: '/api/admin/events/:id', handler: (ctx) => update(s, ctx), auth: 'admin', bodyLimit: IMAGE_UPLOAD_BODY_LIMIT,

@@ -9,7 +9,7 @@ import { badRequest, notFound } from '../../shared/errors.ts';
 import { updateMember } from '../../shared/members/member-writes.ts';
 import type { Services } from '../../shared/services.ts';
 import { reply, type Context } from '../context.ts';
-import { IMAGE_UPLOAD_LIMITS, payloadOf, readMultipart } from '../multipart.ts';
+import { IMAGE_UPLOAD_LIMITS, readPayloadRequest } from '../multipart.ts';
 import type { Route } from '../router.ts';
 import { processUploads } from '../uploads.ts';
 
@@ -24,8 +24,7 @@ export function memberRoutes(s: Services): Route[] {
   }
 
   async function update(ctx: Context) {
-    const body = await readMultipart(ctx, MEMBER_UPLOAD);
-    const raw = payloadOf(body);
+    const { raw, body } = await readPayloadRequest(ctx, MEMBER_UPLOAD);
     const member = await memberByName(s.db, ctx.params.name!);
     if (!member) throw notFound('해당 이름의 멤버를 찾을 수 없습니다.');
     if (raw === undefined && body.files.length === 0) throw badRequest("'payload' 항목이나 'image' 파일이 필요합니다.");
@@ -42,7 +41,7 @@ export function memberRoutes(s: Services): Route[] {
     { method: 'get', path: '/api/members/:name', handler: detail, cacheControl: 'public, max-age=60', doc: { summary: 'A member by name (percent-encoded; Hangul and spaces allowed)', tags, responses: { 200: Member, 404: ErrorResponse } } },
     {
       method: 'put', path: '/api/members/:name', handler: update, auth: 'admin', bodyLimit: IMAGE_UPLOAD_LIMITS.fileSize + 1024 * 1024,
-      doc: { summary: 'Update a member (only the fields sent change)', tags, body: MemberUpdatePayload, multipart: { files: 'optional `image` file part: the new profile image (three sizes; the old image files are removed)' }, responses: { 200: Member, 400: ErrorResponse, 404: ErrorResponse, 409: ErrorResponse, 413: ErrorResponse } },
+      doc: { summary: 'Update a member (only the fields sent change)', tags, body: MemberUpdatePayload, multipart: { files: 'optional `image` file part: the new profile image (three sizes; the old image files are removed); a payload, an image or both', json: true, payloadOptional: true }, responses: { 200: Member, 400: ErrorResponse, 404: ErrorResponse, 409: ErrorResponse, 413: ErrorResponse } },
     },
   ];
 }

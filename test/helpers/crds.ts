@@ -1,5 +1,5 @@
 // Custom resources checked against the CustomResourceDefinitions the operators publish
-// (../shared/contracts/crds, read at test time, never copied into the repository): each resource
+// (a pinned copy in test/contracts/crds; its README says where each came from): each resource
 // is validated with ajv against the openAPIV3Schema of the CRD version its apiVersion names, the
 // way the API server would before the operator ever sees it:
 // - `x-kubernetes-int-or-string`: an integer or a string, whatever `type` says;
@@ -22,9 +22,9 @@ import { parseAllDocuments } from 'yaml';
 // CRD schemas are free-form JSON; the walk below reads fields explicitly.
 type Any = any;
 
-/** ../shared/contracts beside the repository (CI clones shared/ next to it). */
+/** The published contracts the tests check against: a pinned copy in the repository (test/contracts/README.md). */
 export function contractsDir(repoRoot: string): string {
-  return resolve(repoRoot, '..', 'shared', 'contracts');
+  return resolve(repoRoot, 'test', 'contracts');
 }
 
 export interface CustomResource {

@@ -1,6 +1,6 @@
 // HTTP requests checked against the OpenSearch REST API specification (OpenAPI 3.1, many files
-// with $refs between them), read from ../shared/contracts/opensearch-api/spec at test time and
-// never copied into the repository. For one request:
+// with $refs between them), read from the pinned copy in test/contracts/opensearch-api/spec (the
+// files the engine's operations reach; test/contracts/README.md). For one request:
 // - an operation exists for its method and path (path templates such as `/{index}/_bulk`; the
 //   template with the most literal segments wins, as a router would pick it);
 // - every query parameter is one the operation (or the global parameters) declares, and its
