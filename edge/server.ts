@@ -13,6 +13,7 @@ import { BodyReader, BODY_HEADERS, CACHEABLE_HEADERS, CAPTURED_HEADERS, Context,
 import { pipeToResponse, planFile, pumpToResponse } from './file-response.ts';
 import { conflictingFraming, FRAMING_ERROR, refuseFraming } from './framing.ts';
 import { allLines } from './header-lines.ts';
+import { clientIp } from './client-address.ts';
 import { endRequestSpan, inRequestSpan, startRequestSpan } from './request-tracing.ts';
 import { requestIdOf, requestIdValue, type RequestId } from './request-id.ts';
 import type { Method, Route, Router } from './router.ts';
@@ -148,34 +149,17 @@ class RepresentationHeaders {
 }
 type Lines = { contentType: string; lines: Buffer | null };
 
-const decoder = new TextDecoder();
-
-
-/** Longest address kept from a header: an IPv6 text with a zone fits; anything longer is not an address. */
-const MAX_ADDRESS_LENGTH = 64;
-
-/**
- * The client's address (docs/security.md, "Client addresses come from trusted hops only"). `trustProxy` = the number of reverse proxies in
- * front that append to X-Forwarded-For: 0 takes the connection's address and ignores the headers
- * (a client writes them); N takes the N-th entry from the right (the one the outermost trusted
- * proxy appended; the leftmost when there are fewer), else X-Real-IP, else the connection's
- * address. This replaces auth-service.md 4.3's "first entry", which a client chooses itself.
- * Decoded only when a route asks.
- */
-export function clientIp(headers: Partial<Record<HeaderName, string>>, remote: ArrayBuffer, trustProxy: number): () => string {
-  return () => {
-    if (trustProxy > 0) {
-      const forwarded = headers['x-forwarded-for']?.split(',').map((entry) => entry.trim()).filter(Boolean);
-      const chosen = forwarded?.length ? forwarded[Math.max(0, forwarded.length - trustProxy)] : headers['x-real-ip']?.trim();
-      if (chosen) return chosen.slice(0, MAX_ADDRESS_LENGTH);
-    }
-    return decoder.decode(remote);
-  };
-}
-
-
 export const strongEtag = (body: string | Uint8Array) =>
   `"${createHash('sha1').update(body).digest('base64url')}"`;
+
+/** The client's address, or undefined when its forwarded header is not an address (that answer is a 400). */
+function addressOrNone(ctx: Context): string | undefined {
+  try {
+    return ctx.ip;
+  } catch {
+    return undefined;
+  }
+}
 
 /** If-None-Match against an ETag with the weak comparison (RFC 9110 13.1.2): `W/"x"` matches `"x"`. */
 export function etagMatches(ifNoneMatch: string | undefined, etag: string): boolean {
@@ -286,7 +270,7 @@ export function startEdge(router: Router, hooks: EdgeHooks, logger: Logger, port
    * The address for the access log, read before the answer is written (uWS discards the response
    * after it): a cacheable route's only inside uWS's callback (lateClientIp), else none.
    */
-  const clientOf = (ctx: Context, route: Route | null) => (route?.cacheControl === undefined || synchronous ? ctx.ip : undefined);
+  const clientOf = (ctx: Context, route: Route | null) => (route?.cacheControl === undefined || synchronous ? addressOrNone(ctx) : undefined);
   const accessLog = (ctx: Context, route: Route | null, status: number, bytes: number, startedAt: number, client: string | undefined) => {
     const sampled = accessLogEvery > 1 && route?.cacheControl !== undefined && status < 400 ? accessLogEvery : undefined;
     logger.info({ method: ctx.method.toUpperCase(), route: route?.path ?? null, status, bytes, ms: Math.round((performance.now() - startedAt) * 100) / 100, requestId: ctx.requestId, client, sampled }, 'request');
@@ -520,6 +504,16 @@ export function startEdge(router: Router, hooks: EdgeHooks, logger: Logger, port
     if (tracing) startRequestSpan(ctx, method, route?.path ?? null, path, req.getHeader('traceparent'), req.getHeader('tracestate'));
     // uWS delivers the body only to a handler attached before this callback returns.
     if (reader) res.onData((chunk, isLast) => reader.push(chunk, isLast));
+    // A forwarded address that is not one is refused whether or not the route reads it (a
+    // cacheable route reads it only for uncached work, and refuses it then).
+    if (!cacheable) {
+      try {
+        void ctx.ip;
+      } catch (error) {
+        writeError(res, ctx, route, startedAt, error);
+        return ctx;
+      }
+    }
 
     if (method === 'options') {
       if (match === null && path !== '*') {
