@@ -1,5 +1,5 @@
 // The uWebSockets.js edge: one catch-all handler that captures the request, routes it, reads the
-// body with a limit, runs the handler and writes the answer corked. One error path makes {error}.
+// body with a limit, runs the handler and writes the answer corked. One error path makes {error, code}.
 import { createHash } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
 import uWS from 'uWebSockets.js';
