@@ -180,7 +180,7 @@ export async function startService(config: Config, options: ServiceOptions = {})
     bus = await createBus({ db: database.db, logger, kafkaBrokers: config.kafkaBrokers, kafkaSecurity: config.kafkaSecurity });
     const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, mailDir: join(config.dataDir, 'mail') }, logger);
     // The roles that queue mail (edge) or run background work (actors) deliver it.
-    if (config.roles.has('edge') || config.roles.has('actors')) mailDelivery = startMailDelivery(database.db, mailer, logger);
+    if (config.roles.has('edge') || config.roles.has('actors')) mailDelivery = startMailDelivery(database.db, mailer, logger, config.mailQueue.maxAgeHours);
     const services: Services = {
       config,
       db: database.db,

@@ -57,6 +57,11 @@ export interface Config {
   /** Registrations accepted per client address and hour. */
   registerLimitPerHour: number;
   /**
+   * The mail queue (docs/security.md, "Mail"): at most `maxPending` mails wait (past it a
+   * registration answers 503 and stores nothing); a mail not delivered within `maxAgeHours` is dropped.
+   */
+  mailQueue: { maxPending: number; maxAgeHours: number };
+  /**
    * Uncached search and suggestion work per client address (docs/security.md): a token bucket of
    * `burst` requests refilled at `perSecond`; past it 429 with Retry-After.
    */
@@ -307,6 +312,10 @@ export function loadConfig(env: Env = process.env): Config {
     },
     trustProxy: integer(env, 'TRUST_PROXY', 0, 0, 10),
     registerLimitPerHour: integer(env, 'REGISTER_LIMIT_PER_HOUR', 20, 1, 1_000_000),
+    mailQueue: {
+      maxPending: integer(env, 'MAIL_QUEUE_MAX', 1_000, 1, 1_000_000),
+      maxAgeHours: integer(env, 'MAIL_MAX_AGE_HOURS', 24, 1, 720),
+    },
     queryBudget: {
       burst: integer(env, 'QUERY_BUDGET_BURST', 120, 1, 100_000_000),
       perSecond: integer(env, 'QUERY_BUDGET_PER_SECOND', 20, 1, 100_000_000),
