@@ -1,8 +1,8 @@
-// The edge against hostile or unusual HTTP, over raw sockets to the real service: pipelined
-// requests after a POST (docs/security.md, "Pipelining").
+// The edge against hostile or unusual input, on the real service: pipelined requests after a POST
+// over raw sockets (docs/security.md, "Pipelining"), control characters in administrator text.
 import test from 'ava';
 import { connect } from 'node:net';
-import { startTestService, type TestService } from './helpers/service.ts';
+import { adminToken, call, startTestService, type TestService } from './helpers/service.ts';
 
 let service: TestService;
 
@@ -55,4 +55,41 @@ test('pipelining: a request after a POST still being answered is never left in s
   if (result.closed) t.true(result.ms < 5_000, 'closed at once, not by an idle timeout');
   // The service itself is unharmed.
   t.is((await fetch(`${service.url}/healthz`)).status, 200);
+});
+
+// ---- control characters in administrator text ------------------------------------------------------
+
+test('administrator text with a control character (C0 but tab and line feed, DEL, C1) is 400 control_character naming the field; tab and line feed are kept', async (t) => {
+  const token = await adminToken(service.url);
+  const category = await call(service.url, 'POST', '/api/schedule-categories', { token, json: { name: `제어 ${Date.now()}`, color: '#123456' } });
+  t.is(category.status, 201, JSON.stringify(category.body));
+  const categoryId = category.body.id as number;
+  const schedule = (fields: Record<string, unknown>) => call(service.url, 'POST', '/api/schedules', { token, json: { categoryId, title: '제목', date: '2026-08-01', ...fields } });
+  const db = service.running.services.db;
+  const before = (await db.one<{ n: number }>('SELECT count(*)::int AS n FROM schedules')).n;
+  for (const [fields, field] of [
+    [{ title: '벨\u0007소리' }, 'title'],
+    [{ description: '\u001b[31m빨간 글씨\u001b[0m' }, 'description'],
+    [{ description: '줄\r\n바꿈' }, 'description'],
+    [{ source: { name: '출처\u0085다음 줄' } }, 'source.name'],
+    [{ title: '지움\u007f' }, 'title'],
+    [{ title: '널\u0000' }, null],
+  ] as const) {
+    const refused = await schedule(fields);
+    t.is(refused.status, 400, JSON.stringify(fields));
+    if (field !== null) {
+      t.is(refused.body.code, 'control_character', JSON.stringify(refused.body));
+      t.true(refused.body.error.includes(`'${field}'`), refused.body.error);
+    }
+  }
+  const renamed = await call(service.url, 'PUT', `/api/schedule-categories/${categoryId}`, { token, json: { name: '이름\u0008', color: '#123456' } });
+  t.is(renamed.status, 400);
+  t.is(renamed.body.code, 'control_character');
+  t.is((await db.one<{ n: number }>('SELECT count(*)::int AS n FROM schedules')).n, before, 'nothing stored');
+  // Tab and line feed are ordinary text.
+  const accepted = await schedule({ title: '탭\t제목', description: '첫 줄\n둘째 줄\t끝' });
+  t.is(accepted.status, 201, JSON.stringify(accepted.body));
+  const detail = await call(service.url, 'GET', `/api/schedules/${accepted.body.id}`);
+  t.is(detail.body.title, '탭\t제목');
+  t.is(detail.body.description, '첫 줄\n둘째 줄\t끝');
 });

@@ -15,8 +15,8 @@ import { assertMembersExist, parseId } from '../params.ts';
 import type { Route } from '../router.ts';
 import { processUploads } from '../uploads.ts';
 
-const createPayload = compile(ScheduleCreatePayload);
-const updatePayload = compile(ScheduleUpdatePayload);
+const createPayload = compile(ScheduleCreatePayload, { plainText: true });
+const updatePayload = compile(ScheduleUpdatePayload, { plainText: true });
 /** A JSON body carries no files: a megabyte is plenty. */
 const JSON_BODY_LIMIT = 1024 * 1024;
 
