@@ -14,6 +14,7 @@ import { pipeToResponse, planFile, pumpToResponse } from './file-response.ts';
 import { conflictingFraming, FRAMING_ERROR, refuseFraming } from './framing.ts';
 import { allLines } from './header-lines.ts';
 import { clientIp } from './client-address.ts';
+import { createAccessLog, type AccessLogOptions } from './access-log.ts';
 import { endRequestSpan, inRequestSpan, startRequestSpan } from './request-tracing.ts';
 import { requestIdOf, requestIdValue, type RequestId } from './request-id.ts';
 import type { Method, Route, Router } from './router.ts';
@@ -186,16 +187,11 @@ export function earlyAnswer(reader: BodyReader | null, contentLength: string | u
   return Number.isSafeInteger(declared) && declared <= reader.limit ? 'drain' : 'linger';
 }
 
-export interface EdgeOptions {
+export interface EdgeOptions extends AccessLogOptions {
   /** Reverse proxies in front that append to X-Forwarded-For (clientIp). */
   trustProxy?: number;
   /** Bytes of large bodies held at once (UploadBudget); default unbounded. */
   uploadBudgetBytes?: number;
-  /**
-   * Access log (info): every answer, except successful answers of cacheable routes, of which one
-   * in N is logged (with `sampled: N`); 1 = every answer; 0 (the default) = none.
-   */
-  accessLogEvery?: number;
 }
 
 /** Seconds a client turned away by the upload budget is told to wait (Retry-After). */
@@ -259,22 +255,13 @@ export function startEdge(router: Router, hooks: EdgeHooks, logger: Logger, port
     return clientIp(capture(req, addressCaptured, {}), res.getRemoteAddressAsText(), trustProxy)();
   };
 
-  // The access log: route template, never the path or query (a verification token, a search).
-  const accessLogEvery = logger.isLevelEnabled('info') ? options.accessLogEvery ?? 0 : 0;
-  let answered = 0;
-  // Measured (test/bench/calendar.bench.ts, wrk): a line for each cached month answer cost 60% of
-  // its rate (49.2k → 20.1k req/s); they are sampled, everything else is logged.
-  const logged = (route: Route | null, status: number) =>
-    accessLogEvery === 1 || (accessLogEvery > 1 && (route?.cacheControl === undefined || status >= 400 || ++answered % accessLogEvery === 0));
+  // The access log (access-log.ts): route template, never the path or query.
+  const { logged, accessLog } = createAccessLog(logger, options);
   /**
    * The address for the access log, read before the answer is written (uWS discards the response
    * after it): a cacheable route's only inside uWS's callback (lateClientIp), else none.
    */
   const clientOf = (ctx: Context, route: Route | null) => (route?.cacheControl === undefined || synchronous ? addressOrNone(ctx) : undefined);
-  const accessLog = (ctx: Context, route: Route | null, status: number, bytes: number, startedAt: number, client: string | undefined) => {
-    const sampled = accessLogEvery > 1 && route?.cacheControl !== undefined && status < 400 ? accessLogEvery : undefined;
-    logger.info({ method: ctx.method.toUpperCase(), route: route?.path ?? null, status, bytes, ms: Math.round((performance.now() - startedAt) * 100) / 100, requestId: ctx.requestId, client, sampled }, 'request');
-  };
 
   /** `lines`, when given, are all the headers but the request id, made by RepresentationHeaders. */
   const write = (res: uWS.HttpResponse, ctx: Context, route: Route | null, startedAt: number, status: number, headers: Record<string, string>, body: string | Uint8Array | null, lines: Buffer | null = null) => {

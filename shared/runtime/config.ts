@@ -77,6 +77,8 @@ export interface Config {
    * 256; N: sampled one in N; `all`: every answer; `off`: none (edge/server.ts).
    */
   accessLogEvery: number;
+  /** ACCESS_LOG_4XX_PER_MINUTE: 4xx access lines written in full per client and minute; past it sampled (edge/client-error-log.ts). */
+  accessLog4xxPerMinute: number;
   /** OpenTelemetry traces over OTLP/HTTP; null (OTEL_EXPORTER_OTLP_ENDPOINT unset): no tracing at all. */
   tracing: { endpoint: string; serviceName: string } | null;
 }
@@ -328,6 +330,7 @@ export function loadConfig(env: Env = process.env): Config {
     },
     uploadBudgetBytes: integer(env, 'UPLOAD_BUDGET_MB', 200, 1, 1_000_000) * 1024 * 1024,
     accessLogEvery: accessLog(env),
+    accessLog4xxPerMinute: integer(env, 'ACCESS_LOG_4XX_PER_MINUTE', 60, 1, 1_000_000),
     tracing: otlpEndpoint === null ? null : { endpoint: otlpEndpoint, serviceName },
   };
 }
