@@ -41,6 +41,19 @@ test.serial('one info line per request: method, route template, status, bytes, d
   for (const secret of ['query-value', 'secret=', 'a-verification-token-38', 'no-such-route-38']) t.false(text.includes(secret), secret);
 });
 
+test.serial('the client is the forwarded address read as an address: port, brackets and IPv4-mapped spellings are removed', async (t) => {
+  const spellings = [
+    ['1.2.3.4:5678', '1.2.3.4'], ['[::1]:80', '::1'], ['::ffff:1.2.3.4', '1.2.3.4'], ['[::FFFF:102:304]:443', '1.2.3.4'],
+    ['2001:DB8:0:0:0:0:0:1', '2001:db8::1'], ['[2001:db8::1]', '2001:db8::1'],
+  ] as const;
+  for (const [sent, client] of spellings) {
+    const before = accessLines().length;
+    await (await fetch(`${service.url}/api/no-such-route`, { headers: { 'x-forwarded-for': sent } })).arrayBuffer();
+    await new Promise((r) => setTimeout(r, 20));
+    t.like(accessLines().slice(before).find((line) => line.status === 404), { client }, sent);
+  }
+});
+
 test.serial('levels are names and no line holds a key twice', async (t) => {
   await fetch(`${service.url}/healthz`);
   t.true(logs.lines.length > 0);
