@@ -191,7 +191,7 @@ export async function startService(config: Config, options: ServiceOptions = {})
     bus = await createBus({ db: database.db, logger, kafkaBrokers: config.kafkaBrokers, kafkaSecurity: config.kafkaSecurity });
     const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, mailDir: join(config.dataDir, 'mail') }, logger);
     // The roles that queue mail (edge) or run background work (actors) deliver it.
-    if (config.roles.has('edge') || config.roles.has('actors')) mailDelivery = startMailDelivery(database.db, mailer, logger);
+    if (config.roles.has('edge') || config.roles.has('actors')) mailDelivery = startMailDelivery(database.db, mailer, logger, config.mailQueue.maxAgeHours);
     const monthlyCache = new InProcessMonthlyCache();
     const feeds = new CalendarFeeds({ db: database.db, monthlyCache, pool: feedPool, logger, identity: feedIdentity(config), cacheBytes: config.feedCacheBytes });
     const services: Services = {
@@ -313,7 +313,7 @@ export async function startService(config: Config, options: ServiceOptions = {})
     const fatal = new Promise<Error>((resolve) => embedded?.onGiveUp(resolve));
     // No role at all (the demo seed): nothing to serve.
     if (config.roles.size > 0) {
-      edge = await startEdge(router, { authenticateAdmin: adminAuthenticator(services), observe: metrics.observeRequest, outage }, logger, config.port, { trustProxy: config.trustProxy, uploadBudgetBytes: config.uploadBudgetBytes, accessLogEvery: config.accessLogEvery }).catch(() => {
+      edge = await startEdge(router, { authenticateAdmin: adminAuthenticator(services), observe: metrics.observeRequest, outage }, logger, config.port, { trustProxy: config.trustProxy, uploadBudgetBytes: config.uploadBudgetBytes, accessLogEvery: config.accessLogEvery, accessLog4xxPerMinute: config.accessLog4xxPerMinute }).catch(() => {
         throw portInUse(config.port); // the exclusive listen failed: another process took PORT meanwhile
       });
       try {

@@ -1,5 +1,5 @@
 // The uWebSockets.js edge: one catch-all handler that captures the request, routes it, reads the
-// body with a limit, runs the handler and writes the answer corked. One error path makes {error}.
+// body with a limit, runs the handler and writes the answer corked. One error path makes {error, code}.
 import { STATUS_CODES } from 'node:http';
 import uWS from 'uWebSockets.js';
 import { databaseUnavailable } from '../shared/db/database.ts';
@@ -12,6 +12,8 @@ import { BodyReader, BODY_HEADERS, CACHEABLE_HEADERS, CAPTURED_HEADERS, Context,
 import { pipeToResponse, planFile, pumpToResponse } from './file-response.ts';
 import { conflictingFraming, FRAMING_ERROR, refuseFraming } from './framing.ts';
 import { allLines } from './header-lines.ts';
+import { clientIp } from './client-address.ts';
+import { createAccessLog, type AccessLogOptions } from './access-log.ts';
 import { endRequestSpan, inRequestSpan, startRequestSpan } from './request-tracing.ts';
 import { requestIdOf, requestIdValue, type RequestId } from './request-id.ts';
 import { checkQueryString, type Method, type Route, type Router } from './router.ts';
@@ -147,32 +149,16 @@ class RepresentationHeaders {
 }
 type Lines = { contentType: string; lines: Buffer | null };
 
-const decoder = new TextDecoder();
-
-
-/** Longest address kept from a header: an IPv6 text with a zone fits; anything longer is not an address. */
-const MAX_ADDRESS_LENGTH = 64;
-
-/**
- * The client's address (docs/security.md, "Client addresses come from trusted hops only"). `trustProxy` = the number of reverse proxies in
- * front that append to X-Forwarded-For: 0 takes the connection's address and ignores the headers
- * (a client writes them); N takes the N-th entry from the right (the one the outermost trusted
- * proxy appended; the leftmost when there are fewer), else X-Real-IP, else the connection's
- * address. This replaces auth-service.md 4.3's "first entry", which a client chooses itself.
- * Decoded only when a route asks.
- */
-export function clientIp(headers: Partial<Record<HeaderName, string>>, remote: ArrayBuffer, trustProxy: number): () => string {
-  return () => {
-    if (trustProxy > 0) {
-      const forwarded = headers['x-forwarded-for']?.split(',').map((entry) => entry.trim()).filter(Boolean);
-      const chosen = forwarded?.length ? forwarded[Math.max(0, forwarded.length - trustProxy)] : headers['x-real-ip']?.trim();
-      if (chosen) return chosen.slice(0, MAX_ADDRESS_LENGTH);
-    }
-    return decoder.decode(remote);
-  };
-}
-
 export { strongEtag };
+
+/** The client's address, or undefined when its forwarded header is not an address (that answer is a 400). */
+function addressOrNone(ctx: Context): string | undefined {
+  try {
+    return ctx.ip;
+  } catch {
+    return undefined;
+  }
+}
 
 /** If-None-Match against an ETag with the weak comparison (RFC 9110 13.1.2): `W/"x"` matches `"x"`. */
 export function etagMatches(ifNoneMatch: string | undefined, etag: string): boolean {
@@ -199,16 +185,11 @@ export function earlyAnswer(reader: BodyReader | null, contentLength: string | u
   return Number.isSafeInteger(declared) && declared <= reader.limit ? 'drain' : 'linger';
 }
 
-export interface EdgeOptions {
+export interface EdgeOptions extends AccessLogOptions {
   /** Reverse proxies in front that append to X-Forwarded-For (clientIp). */
   trustProxy?: number;
   /** Bytes of large bodies held at once (UploadBudget); default unbounded. */
   uploadBudgetBytes?: number;
-  /**
-   * Access log (info): every answer, except successful answers of cacheable routes, of which one
-   * in N is logged (with `sampled: N`); 1 = every answer; 0 (the default) = none.
-   */
-  accessLogEvery?: number;
 }
 
 /** Seconds a client turned away by the upload budget is told to wait (Retry-After). */
@@ -272,22 +253,13 @@ export function startEdge(router: Router, hooks: EdgeHooks, logger: Logger, port
     return clientIp(capture(req, addressCaptured, {}), res.getRemoteAddressAsText(), trustProxy)();
   };
 
-  // The access log: route template, never the path or query (a verification token, a search).
-  const accessLogEvery = logger.isLevelEnabled('info') ? options.accessLogEvery ?? 0 : 0;
-  let answered = 0;
-  // Measured (test/bench/calendar.bench.ts, wrk): a line for each cached month answer cost 60% of
-  // its rate (49.2k → 20.1k req/s); they are sampled, everything else is logged.
-  const logged = (route: Route | null, status: number) =>
-    accessLogEvery === 1 || (accessLogEvery > 1 && (route?.cacheControl === undefined || status >= 400 || ++answered % accessLogEvery === 0));
+  // The access log (access-log.ts): route template, never the path or query.
+  const { logged, accessLog } = createAccessLog(logger, options);
   /**
    * The address for the access log, read before the answer is written (uWS discards the response
    * after it): a cacheable route's only inside uWS's callback (lateClientIp), else none.
    */
-  const clientOf = (ctx: Context, route: Route | null) => (route?.cacheControl === undefined || synchronous ? ctx.ip : undefined);
-  const accessLog = (ctx: Context, route: Route | null, status: number, bytes: number, startedAt: number, client: string | undefined) => {
-    const sampled = accessLogEvery > 1 && route?.cacheControl !== undefined && status < 400 ? accessLogEvery : undefined;
-    logger.info({ method: ctx.method.toUpperCase(), route: route?.path ?? null, status, bytes, ms: Math.round((performance.now() - startedAt) * 100) / 100, requestId: ctx.requestId, client, sampled }, 'request');
-  };
+  const clientOf = (ctx: Context, route: Route | null) => (route?.cacheControl === undefined || synchronous ? addressOrNone(ctx) : undefined);
 
   /** `lines`, when given, are all the headers but the request id, made by RepresentationHeaders. */
   const write = (res: uWS.HttpResponse, ctx: Context, route: Route | null, startedAt: number, status: number, headers: Record<string, string>, body: string | Uint8Array | null, lines: Buffer | null = null) => {
@@ -517,6 +489,16 @@ export function startEdge(router: Router, hooks: EdgeHooks, logger: Logger, port
     if (tracing) startRequestSpan(ctx, method, route?.path ?? null, path, req.getHeader('traceparent'), req.getHeader('tracestate'));
     // uWS delivers the body only to a handler attached before this callback returns.
     if (reader) res.onData((chunk, isLast) => reader.push(chunk, isLast));
+    // A forwarded address that is not one is refused whether or not the route reads it (a
+    // cacheable route reads it only for uncached work, and refuses it then).
+    if (!cacheable) {
+      try {
+        void ctx.ip;
+      } catch (error) {
+        writeError(res, ctx, route, startedAt, error);
+        return ctx;
+      }
+    }
 
     if (method === 'options') {
       if (match === null && path !== '*') {

@@ -7,8 +7,9 @@ export const EVENT_SUBTYPES = ['university'] as const;
 
 export const VenueInput = Type.Object({
   name: Type.String({ minLength: 1, maxLength: 200 }),
-  address: Type.Optional(Type.String({ maxLength: 300 })),
-  roadAddress: Type.Optional(Type.String({ maxLength: 300 })),
+  // Absent or null: a matched venue keeps its stored value (docs/decisions.md, "Venues").
+  address: Type.Optional(Nullable(Type.String({ maxLength: 300 }))),
+  roadAddress: Type.Optional(Nullable(Type.String({ maxLength: 300 }))),
   lat: Type.Optional(Nullable(Type.Number({ minimum: -90, maximum: 90 }))),
   lng: Type.Optional(Nullable(Type.Number({ minimum: -180, maximum: 180 }))),
   map_id: Type.Optional(Nullable(Type.String({ maxLength: 100 }))),

@@ -2,6 +2,7 @@
 import type { Static, TSchema } from '@sinclair/typebox';
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormatsPlugin from 'ajv-formats';
+import { firstControlCharacter } from '../shared/control-characters.ts';
 import { badRequest, type ErrorCode } from '../shared/errors.ts';
 
 const ajv = new Ajv({ allErrors: false, strict: false, coerceTypes: false, useDefaults: false });
@@ -48,15 +49,42 @@ export function describeError(error: ErrorObject | undefined): string {
   }
 }
 
-/** `code`: the error code of a refusal (a body by default; `invalid_query` for a query string). */
-export function compile<T extends TSchema>(schema: T, code: ErrorCode = 'invalid_body'): Validator<T> {
+/** The path (`tracks.2.title`) and character of the first string holding a control character, or null. */
+function controlCharacterIn(value: unknown, path: string): { path: string; character: string } | null {
+  if (typeof value === 'string') {
+    const character = firstControlCharacter(value);
+    return character === null ? null : { path, character };
+  }
+  if (typeof value !== 'object' || value === null) return null;
+  for (const [key, item] of Object.entries(value)) {
+    const found = controlCharacterIn(item, path === '' ? key : `${path}.${key}`);
+    if (found !== null) return found;
+  }
+  return null;
+}
+
+export interface CompileOptions {
+  /** The error code of a refusal: `invalid_body` (the default), `invalid_query` for a query string. */
+  code?: ErrorCode;
+  /**
+   * Text an administrator writes (titles, descriptions, names): a string anywhere in the value
+   * holding a control character (shared/control-characters.ts) is 400 `control_character`.
+   */
+  plainText?: boolean;
+}
+
+export function compile<T extends TSchema>(schema: T, options: ErrorCode | CompileOptions = {}): Validator<T> {
+  const { code = 'invalid_body', plainText = false } = typeof options === 'string' ? { code: options } : options;
   const validate: ValidateFunction = ajv.compile(schema);
+  const control = (value: unknown) => (plainText ? controlCharacterIn(value, '') : null);
   return {
     schema,
-    check: (value): value is Static<T> => validate(value) as boolean,
+    check: (value): value is Static<T> => (validate(value) as boolean) && control(value) === null,
     parse: (value) => {
-      if (validate(value)) return value as Static<T>;
-      throw badRequest(describeError(validate.errors?.[0]), code);
+      if (!validate(value)) throw badRequest(describeError(validate.errors?.[0]), code);
+      const found = control(value);
+      if (found !== null) throw badRequest(`'${found.path}' 항목에 제어 문자(${found.character})가 있습니다.`, 'control_character');
+      return value as Static<T>;
     },
   };
 }

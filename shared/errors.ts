@@ -10,7 +10,7 @@ export const ERROR_CODES = [
   // specific
   'in_use', 'invalid_body', 'invalid_query', 'invalid_path', 'invalid_image', 'image_too_large', 'email_taken', 'name_taken',
   'already_scheduled', 'invalid_credentials', 'email_unverified', 'token_missing', 'token_invalid', 'locked_out',
-  'database_unavailable', 'upload_busy', 'server_busy', 'shutting_down',
+  'database_unavailable', 'upload_busy', 'server_busy', 'shutting_down', 'invalid_client_address', 'mail_queue_full', 'control_character',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 

@@ -121,6 +121,42 @@ test('TRUST_PROXY=1: the last X-Forwarded-For entry is the client; rotating the 
   t.is((await call(proxied.url, 'POST', '/auth/login', { json: { email, password: 'wrong-password' }, headers: { 'x-real-ip': client, 'x-forwarded-for': uniqueIp() } })).status, 401);
 });
 
+test('TRUST_PROXY=1: the chosen entry is read as an address: a port, brackets or an IPv4-mapped spelling is the same client', async (t) => {
+  const { email } = await verifiedUser(proxied);
+  const ip = uniqueIp();
+  const spellings = [`${ip}:5678`, `[::ffff:${ip}]:80`, `::ffff:${ip}`, `[::FFFF:${ip}]`, ip];
+  for (const spelling of spellings.slice(0, LOCKOUT_FAILURES)) {
+    const wrong = await call(proxied.url, 'POST', '/auth/login', { json: { email, password: 'wrong-password' }, headers: { 'x-forwarded-for': `${uniqueIp()}, ${spelling}` } });
+    t.is(wrong.status, 401, spelling);
+  }
+  for (const spelling of [`${ip}:1`, `[0:0:0:0:0:ffff:${ip}]:443`]) {
+    t.is((await call(proxied.url, 'POST', '/auth/login', { json: { email, password: 'wrong-password' }, headers: { 'x-forwarded-for': spelling } })).status, 429, spelling);
+  }
+  const rows = await proxied.running.services.db.any("SELECT ip, failure_count FROM login_attempts WHERE scope = 'user' AND ip LIKE $1", [`%${ip}%`]);
+  t.deepEqual(rows, [{ ip, failure_count: LOCKOUT_FAILURES }], 'one row, under the plain address');
+});
+
+test('TRUST_PROXY=1: a chosen entry that is not an address is a 400 naming its header', async (t) => {
+  for (const [headers, named] of [
+    [{ 'x-forwarded-for': 'not-an-address' }, 'X-Forwarded-For'],
+    [{ 'x-forwarded-for': `${uniqueIp()}, unknown` }, 'X-Forwarded-For'],
+    [{ 'x-forwarded-for': '1.2.3.4:99999' }, 'X-Forwarded-For'],
+    [{ 'x-forwarded-for': '[1.2.3.4]' }, 'X-Forwarded-For'],
+    [{ 'x-real-ip': '::1:80:zz' }, 'X-Real-IP'],
+  ] as const) {
+    const response = await call(proxied.url, 'POST', '/auth/login', { json: { email: uniqueEmail(), password: 'wrong-password' }, headers });
+    t.is(response.status, 400, JSON.stringify(headers));
+    t.is(response.body.code, 'invalid_client_address');
+    t.true(response.body.error.includes(named), response.body.error);
+  }
+  // Only the chosen entry is read: what the client wrote before it does not matter.
+  const ok = await call(proxied.url, 'POST', '/auth/login', { json: { email: uniqueEmail(), password: 'wrong-password' }, headers: { 'x-forwarded-for': `garbage, ${uniqueIp()}` } });
+  t.is(ok.status, 401);
+  // Without a trusted proxy the headers are not read at all.
+  const unread = await fromAddress(direct.url, uniqueLoopback(), 'POST', '/auth/login', { email: uniqueEmail(), password: 'wrong-password' }, { 'x-forwarded-for': 'not-an-address' });
+  t.is(unread.status, 401);
+});
+
 // ---- atomic lockout ------------------------------------------------------------------------------
 
 for (const [route, scope] of [['/auth/login', 'user'], ['/api/auth/login', 'admin']] as const) {

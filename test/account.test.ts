@@ -411,6 +411,20 @@ test('me: without a usable token the answer is 200 {loggedIn: false}', async (t)
   }
 });
 
+test('me and admin routes: the Bearer scheme is case-insensitive (RFC 9110 §11.1)', async (t) => {
+  const { email, password } = await verifiedUser();
+  const { token } = (await login(email, password)).body;
+  const adminToken = (await post('/api/auth/login', { username: 'admin', password: 'admin-password-1' })).body.token;
+  for (const scheme of ['bearer', 'BEARER', 'bEaReR', 'Bearer\t']) {
+    const me = await call(service.url, 'GET', '/auth/me', { headers: { authorization: `${scheme} ${token}` } });
+    t.is(me.body.loggedIn, true, scheme);
+    const verify = await call(service.url, 'GET', '/api/auth/verify', { headers: { authorization: `${scheme} ${adminToken}` } });
+    t.is(verify.status, 200, scheme);
+  }
+  // The scheme is a whole word: `Bearertoken` names no scheme.
+  t.is((await call(service.url, 'GET', '/api/auth/verify', { headers: { authorization: `Bearer${adminToken}` } })).status, 401);
+});
+
 test('me: the user is read from the database, not from the token claims', async (t) => {
   const { email, password } = await verifiedUser();
   const { token, user } = (await login(email, password)).body;

@@ -532,3 +532,18 @@ test.serial('BOTS_CONFIG at a later start: definitions updated, state kept, new 
   t.like(list[0], { status: 'stopped', lastCheckAt: null });
   await api('POST', '/api/admin/bots/main-channel/stop');
 });
+
+// ---- collected text ----------------------------------------------------------------------------------
+
+test.serial('collected text: control characters in a video’s title and description are removed before it is stored; tabs and line breaks stay', async (t) => {
+  fake.setChannel(SUB_CHANNEL, [
+    { videoId: 'sub00000001', title: '오늘의 일상', publishedAt: '2026-03-02T03:00:00Z' },
+    { videoId: 'sub00000002', title: '루미네 연습실', publishedAt: '2026-03-03T03:00:00Z' },
+    { videoId: 'sub00000003', title: '\u001b[2J하린\u0007 브이로그\u0085', description: '첫 줄\r\n둘째 줄\u0000\t끝\u007f\u009b', publishedAt: '2026-03-04T03:00:00Z' },
+  ]);
+  const response = await api('POST', '/api/admin/bots/sub-channel/sync-all');
+  t.is(response.status, 200, JSON.stringify(response.body));
+  const row = await waitFor('the schedule writer', () => db().oneOrNone<{ title: string; description: string }>(
+    "SELECT s.title, s.description FROM video_schedules v JOIN schedules s ON s.id = v.schedule_id WHERE v.video_id = 'sub00000003'"));
+  t.deepEqual(row, { title: '[2J하린 브이로그', description: '첫 줄\n둘째 줄\t끝' });
+});

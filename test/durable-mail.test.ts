@@ -10,7 +10,8 @@ import { join } from 'node:path';
 import test from 'ava';
 import { freePort } from '../shared/db/embedded-postgres.ts';
 import { pngImage } from './helpers/images.ts';
-import { adminToken, call, startTestService } from './helpers/service.ts';
+import { ConfigError, loadConfig } from '../shared/runtime/config.ts';
+import { adminToken, call, startTestService, type LogCapture } from './helpers/service.ts';
 import { startMailCapture } from './helpers/smtp.ts';
 
 let counter = 0;
@@ -39,6 +40,73 @@ test('a registration while the SMTP server is down is acknowledged, and its mail
     if (left === 0) break;
   }
   t.is(left, 0, 'delivered mail leaves the queue');
+});
+
+const countOf = async (service: Awaited<ReturnType<typeof startTestService>>, table: 'users' | 'mail_queue' | 'registration_windows') =>
+  (await service.running.services.db.one<{ n: number }>(`SELECT count(*)::int AS n FROM ${table}`)).n;
+
+test('MAIL_QUEUE_MAX: past the cap a registration answers 503 with Retry-After and stores nothing; it is accepted again once mail is delivered', async (t) => {
+  const port = await freePort();
+  const service = await startTestService({ SMTP_URL: `smtp://127.0.0.1:${port}`, MAIL_QUEUE_MAX: '3', REGISTER_LIMIT_PER_HOUR: '20' });
+  t.teardown(() => service.stop());
+  for (let i = 0; i < 3; i++) t.is((await register(service.url)).status, 200);
+  const before = { users: await countOf(service, 'users'), mail: await countOf(service, 'mail_queue'), windows: await countOf(service, 'registration_windows') };
+  t.is(before.mail, 3);
+  const refused = await Promise.all([register(service.url), register(service.url)]);
+  for (const response of refused) {
+    t.is(response.status, 503, JSON.stringify(response.body));
+    t.is(response.body.code, 'mail_queue_full');
+    t.regex(response.headers.get('retry-after') ?? '', /^\d+$/);
+  }
+  const after = { users: await countOf(service, 'users'), mail: await countOf(service, 'mail_queue'), windows: await countOf(service, 'registration_windows') };
+  t.deepEqual(after, before, 'no user row, no mail, no registration counted');
+  // The mail server comes up: the queue drains (made due now rather than after its backoff).
+  const mail = await startMailCapture(port);
+  t.teardown(() => mail.close());
+  await service.running.services.db.none('UPDATE mail_queue SET next_attempt_at = clock_timestamp()');
+  for (const deadline = Date.now() + 20_000; Date.now() < deadline && (await countOf(service, 'mail_queue')) > 0; ) await new Promise((r) => setTimeout(r, 100));
+  t.is(await countOf(service, 'mail_queue'), 0);
+  const accepted = await register(service.url);
+  t.is(accepted.status, 200);
+  await mail.waitFor(accepted.email, 20_000);
+});
+
+test('MAIL_MAX_AGE_HOURS: a mail still undelivered after its maximum age is dropped with a warning that names no address; failures back off exponentially', async (t) => {
+  const port = await freePort();
+  const logs: LogCapture = { lines: [] };
+  const service = await startTestService({ SMTP_URL: `smtp://127.0.0.1:${port}`, MAIL_MAX_AGE_HOURS: '2' }, { captureLogs: logs });
+  t.teardown(() => service.stop());
+  const registered = await register(service.url);
+  t.is(registered.status, 200);
+  const db = service.running.services.db;
+  // Attempts at about 0, 1, 3, 7 s: after 5 s, 3 attempts and the next one at most 4 s away.
+  await new Promise((r) => setTimeout(r, 5_000));
+  const row = await db.one<{ id: number; attempts: number; wait_s: number; last_error: string | null }>(
+    'SELECT id, attempts, extract(epoch FROM next_attempt_at - clock_timestamp())::float8 AS wait_s, last_error FROM mail_queue WHERE recipient = $1', [registered.email]);
+  t.log(row);
+  t.true(row.attempts >= 2 && row.attempts <= 4, `attempts ${row.attempts}`);
+  t.true(row.wait_s <= 2 ** row.attempts, `next attempt in ${row.wait_s} s after ${row.attempts} failures`);
+  t.truthy(row.last_error);
+  // Younger than the maximum age it stays; older it is dropped at the next round.
+  await db.none("UPDATE mail_queue SET created_at = clock_timestamp() - interval '1 hour 50 minutes', next_attempt_at = clock_timestamp() WHERE id = $1", [row.id]);
+  await new Promise((r) => setTimeout(r, 3_000));
+  t.is(await countOf(service, 'mail_queue'), 1, 'younger than MAIL_MAX_AGE_HOURS: still queued');
+  await db.none("UPDATE mail_queue SET created_at = clock_timestamp() - interval '2 hours 1 minute' WHERE id = $1", [row.id]);
+  for (const deadline = Date.now() + 10_000; Date.now() < deadline && (await countOf(service, 'mail_queue')) > 0; ) await new Promise((r) => setTimeout(r, 100));
+  t.is(await countOf(service, 'mail_queue'), 0, 'dropped');
+  const warning = logs.lines.find((line) => line.includes('mail dropped undelivered'));
+  t.truthy(warning);
+  t.like(JSON.parse(warning!), { level: 'warn', mailId: row.id, maxAgeHours: 2 });
+  t.false(warning!.includes(registered.email), 'no e-mail address in the log');
+});
+
+test('MAIL_QUEUE_MAX and MAIL_MAX_AGE_HOURS are validated at start', (t) => {
+  const base = { DATABASE_URL: 'postgres://localhost/x', JWT_SECRET: 'x'.repeat(32) };
+  t.like(loadConfig(base).mailQueue, { maxPending: 1000, maxAgeHours: 24 });
+  for (const [name, bad] of [['MAIL_QUEUE_MAX', '0'], ['MAIL_QUEUE_MAX', 'many'], ['MAIL_MAX_AGE_HOURS', '0'], ['MAIL_MAX_AGE_HOURS', '721']] as const) {
+    const error = t.throws(() => loadConfig({ ...base, [name]: bad }), { instanceOf: ConfigError });
+    t.is(error?.variable, name);
+  }
 });
 
 // A small tmpfs as DATA_DIR: needs mount (root with CAP_SYS_ADMIN), else the test says why it is skipped.

@@ -343,6 +343,36 @@ test('PUT rules 3-5: fields updated, members replaced, kept posters then new one
   t.is((await db().one('SELECT post_urls FROM events WHERE schedule_id = $1', [id])).post_urls, null);
 });
 
+test('venue: an address, road address or coordinate sent as null keeps the shared venue’s stored value (docs/decisions.md)', async (t) => {
+  const full = eventPayload();
+  const first = await createEvent(full);
+  const venue = full.venue as Record<string, unknown>;
+  const nulls = { name: venue.name, address: null, roadAddress: null, lat: null, lng: null, map_id: venue.map_id };
+  const second = await send('POST', '/api/admin/events/', form(eventPayload({ venue: nulls })));
+  t.is(second.status, 201, JSON.stringify(second.body));
+  t.is((await send('PUT', `/api/admin/events/${first}`, form({ venue: nulls }))).status, 200);
+  for (const id of [first, second.body.id as number]) {
+    t.like((await getEvent(id)).body.venue, { address: venue.address, roadAddress: venue.roadAddress, lat: venue.lat, lng: venue.lng }, `event ${id}`);
+  }
+  // A new venue sent with nulls stores empty addresses and no coordinates.
+  const fresh = await createEvent(eventPayload({ venue: { name: `새 장소 ${Date.now()}`, address: null, roadAddress: null, lat: null, lng: null } }));
+  t.like((await getEvent(fresh)).body.venue, { address: '', roadAddress: '', lat: null, lng: null });
+});
+
+test('school name: a cleared school name is "" in the item’s schoolName and source.name and in the administrator’s view', async (t) => {
+  const id = await createEvent(eventPayload({ date: '2026-07-09' }));
+  for (const cleared of [{ schoolName: null }, {}]) {
+    t.is((await send('PUT', `/api/admin/events/${id}`, form({ ...cleared, date: '2026-07-09' }))).status, 200);
+    const detail = (await call(service.url, 'GET', `/api/schedules/${id}`)).body;
+    t.is(detail.schoolName, '', JSON.stringify(cleared));
+    t.is(detail.source.name, '');
+    const item = (await call(service.url, 'GET', '/api/schedules/?year=2026&month=7')).body.schedules.find((s: { id: number }) => s.id === id);
+    t.is(item.schoolName, '');
+    t.is(item.source.name, '');
+    t.is((await getEvent(id)).body.schoolName, '');
+  }
+});
+
 test('PUT rule 3: no venue sent makes venue_id null; no posters kept makes poster_image_ids null', async (t) => {
   const id = await createEvent(eventPayload(), [{ fileName: 'a.png', bytes: png }]);
   t.is((await send('PUT', `/api/admin/events/${id}`, form({ title: '장소 없음' }))).status, 200);

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { Router } from '../edge/router.ts';
 import { startEdge } from '../edge/server.ts';
 import { createLogger } from '../shared/runtime/logger.ts';
-import { ADMIN, alive, dataRoot, inFlight, processGroup, spawnService, startEmbeddedService, type ServiceProcess } from './helpers/process.ts';
+import { ADMIN, alive, dataRoot, inFlight, listening, processGroup, spawnService, startEmbeddedService, startWithNpm, type ServiceProcess } from './helpers/process.ts';
 import { waitFor } from './helpers/wait.ts';
 
 const BURST = 24;
@@ -74,6 +74,18 @@ for (const [signal, how] of [
     t.notRegex(output, /"level":"(error|fatal)"/, 'no error logged on the way down');
   });
 }
+
+test.serial('stop: SIGTERM to the `npm start` process stops the service: npm exits 0, the port is free and the whole process tree is gone', async (t) => {
+  const started = await startWithNpm('start');
+  t.teardown(started.cleanup);
+  t.true(started.tree.length >= 2, `node and PostgreSQL below npm: ${started.tree.join(' ')}`);
+  started.npm.kill('SIGTERM');
+  const code = await Promise.race([started.exited, new Promise<'timeout'>((r) => setTimeout(() => r('timeout'), 30_000))]);
+  t.is(code, 0, started.output.join(''));
+  await waitFor('every process of the tree to exit', async () => started.tree.every((pid) => !alive(pid)), 15_000, 100);
+  t.false(await listening(started.port), 'nothing listens on PORT any more');
+  t.regex(started.output.join(''), /embedded PostgreSQL stopped/);
+});
 
 test('port: the edge listens exclusively, so a second listener on its port fails even past the start-up check', async (t) => {
   const logger = createLogger('silent');

@@ -274,6 +274,12 @@ test('8: a member’s birthday is listed from her birth year on, never before', 
   t.false(await birthdayIn(2002));
   t.true(await birthdayIn(2003));
   t.true(await birthdayIn(2030));
+  // The detail answers exactly the birthdays the listing shows.
+  const detail = async (year: string) => (await call(service.url, 'GET', `/api/schedules/birthday-${member.id}-${year}`)).status;
+  for (const year of ['1900', '2002', '0000', '1899', '3000', '9999']) t.is(await detail(year), 404, year);
+  for (const year of ['2003', '2030', '2999']) t.is(await detail(year), 200, year);
+  const former = await insertMember(db(), { name: `전멤버리뷰${randomUUID().slice(0, 4)}`, birthDate: '2001-03-03', isFormer: true });
+  t.is((await call(service.url, 'GET', `/api/schedules/birthday-${former.id}-2030`)).status, 404, 'a former member’s birthday is not listed, so it has no detail');
 });
 
 // ---- 9. headers ----------------------------------------------------------------------------------

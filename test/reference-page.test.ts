@@ -30,6 +30,16 @@ test.after.always(async () => {
   });
   t.teardown(() => browser.close());
   const page = await browser.newPage();
+  // Every Content-Security-Policy violation the page meets (the policy blocks it and says so).
+  // (Run in the page: `globalThis` is its window; this project's types have no DOM.)
+  type PageGlobal = { violations: string[]; document: { addEventListener(type: string, listener: (event: { violatedDirective: string; blockedURI: string }) => void): void } };
+  await page.evaluateOnNewDocument(() => {
+    const page = globalThis as unknown as PageGlobal;
+    page.violations = [];
+    page.document.addEventListener('securitypolicyviolation', (event) => page.violations.push(`${event.violatedDirective} ${event.blockedURI}`));
+  });
+  const consoleViolations: string[] = [];
+  page.on('console', (message) => void (message.text().includes('Content Security Policy') && consoleViolations.push(message.text())));
   const requested: string[] = [];
   page.on('request', (request) => void requested.push(request.url()));
   const response = await page.goto(`${service.url}/api/docs`, { waitUntil: 'networkidle0' });
@@ -44,5 +54,29 @@ test.after.always(async () => {
   const foreign = requested.filter((url) => !url.startsWith('data:') && new URL(url).origin !== origin);
   t.deepEqual(foreign, []);
   t.true(requested.some((url) => url.endsWith('/api/openapi.json')));
+  // Opening an operation renders its parameters and examples: still within the policy.
+  await page.click('.opblock-summary');
+  await page.waitForSelector('.opblock-body', { timeout: 10_000 });
+  t.deepEqual(await page.evaluate(() => (globalThis as unknown as PageGlobal).violations), [], 'no Content-Security-Policy violation');
+  t.deepEqual(consoleViolations, []);
+  t.regex(response?.headers()['content-security-policy'] ?? '', /frame-ancestors 'none'/);
   t.log(`${rendered} operations rendered; ${requested.length} requests, all to ${origin}`);
+});
+
+test('/api/docs: a Content-Security-Policy that allows only its own files, and no framing', async (t) => {
+  const response = await fetch(`${service.url}/api/docs`);
+  t.is(response.status, 200);
+  const policy = new Map((response.headers.get('content-security-policy') ?? '').split(';').map((d) => d.trim().split(/\s+/)).map(([name, ...values]) => [name!, values.join(' ')]));
+  t.is(policy.get('default-src'), "'none'");
+  t.is(policy.get('script-src'), "'self'", 'no inline script, no eval, no other origin');
+  t.is(policy.get('style-src'), "'self'");
+  t.is(policy.get('frame-ancestors'), "'none'");
+  t.is(response.headers.get('x-frame-options'), 'DENY');
+  // The page holds no inline script for the policy to block.
+  const html = await response.text();
+  t.deepEqual([...html.matchAll(/<script(?![^>]*\ssrc=)[^>]*>/g)].map((m) => m[0]), []);
+  // A revalidation keeps the headers.
+  const again = await fetch(`${service.url}/api/docs`, { headers: { 'if-none-match': response.headers.get('etag')! } });
+  t.is(again.status, 304);
+  t.is(again.headers.get('x-frame-options'), 'DENY');
 });

@@ -19,7 +19,7 @@ import { clientKey } from '../client-key.ts';
 import { reply, type Context } from '../context.ts';
 import type { Route } from '../router.ts';
 import { checkPassword, readLoginBody } from './login-lockout.ts';
-import { registerAccount } from '../../shared/accounts/registration.ts';
+import { refuseWhenMailQueueFull, registerAccount } from '../../shared/accounts/registration.ts';
 import { canonicalEmail, EmailAddressError, lookupEmail } from '../../shared/accounts/email-address.ts';
 
 const REFRESH_WINDOW_S = 7 * 24 * 3600;
@@ -60,6 +60,8 @@ async function register(s: Services, ctx: Context) {
   const { email: written, password } = registerBody.parse(input);
   const email = storedEmail(written);
   if (Buffer.byteLength(password, 'utf8') > MAX_PASSWORD_BYTES) throw badRequest(`비밀번호는 UTF-8 기준 ${MAX_PASSWORD_BYTES}바이트 이하여야 합니다.`, 'invalid_body');
+  // A full mail queue (the mail server is likely down): 503 before anything is written.
+  await refuseWhenMailQueueFull(s);
   // Per client address at most REGISTER_LIMIT_PER_HOUR well-formed registrations (docs/security.md).
   const retryAfterMs = await takeRegistration(s.db, clientKey(ctx.ip), new Date(s.clock.now()), s.config.registerLimitPerHour);
   if (retryAfterMs > 0) {
@@ -143,7 +145,7 @@ export function accountRoutes(s: Services): Route[] {
   return [
     {
       method: 'post', path: '/auth/register', handler: (ctx) => register(s, ctx), bodyLimit: 16 * 1024,
-      doc: { summary: 'Register an account', tags, body: RegisterBody, description: 'R0 missing/empty → 400, R1 e-mail pattern → 400 (a bare mailbox only: no , < > ( ) : ; " [ ] \\, whitespace or control characters; NFC-normalised); an invisible format character (zero-width space, joiner, BOM, soft hyphen) → 400; the domain is stored in its ASCII form by the IDNA/UTS #46 mapping (`a@ＥＸＡＭＰＬＥ.org` is `a@example.org`, as the mail is delivered), no such form → 400; R2 password under 8 characters → 400, password over 72 UTF-8 bytes → 400, more than REGISTER_LIMIT_PER_HOUR (default 20) registrations from the client address (an IPv6 client: its /64) in an hour → 429 with Retry-After, R3 e-mail registered → 409 (an unverified account whose link expired is replaced). Sends the verification e-mail.', responses: { 200: SuccessMessageResponse, 400: ErrorResponse, 409: ErrorResponse, 413: ErrorResponse, 429: ErrorResponse } },
+      doc: { summary: 'Register an account', tags, body: RegisterBody, description: 'R0 missing/empty → 400, R1 e-mail pattern → 400 (a bare mailbox only: no , < > ( ) : ; " [ ] \\, whitespace or control characters; NFC-normalised); an invisible format character (zero-width space, joiner, BOM, soft hyphen) → 400; the domain is stored in its ASCII form by the IDNA/UTS #46 mapping (`a@ＥＸＡＭＰＬＥ.org` is `a@example.org`, as the mail is delivered), no such form → 400; R2 password under 8 characters → 400, password over 72 UTF-8 bytes → 400, more than REGISTER_LIMIT_PER_HOUR (default 20) registrations from the client address (an IPv6 client: its /64) in an hour → 429 with Retry-After, R3 e-mail registered → 409 (an unverified account whose link expired is replaced); MAIL_QUEUE_MAX mails already waiting to be sent → 503 with Retry-After, nothing stored. Sends the verification e-mail.', responses: { 200: SuccessMessageResponse, 400: ErrorResponse, 409: ErrorResponse, 413: ErrorResponse, 429: ErrorResponse, 503: ErrorResponse } },
     },
     {
       method: 'get', path: '/auth/verify/:token', handler: (ctx) => verify(s, ctx),

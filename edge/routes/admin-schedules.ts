@@ -15,8 +15,8 @@ import { assertMembersExist, parseId } from '../params.ts';
 import type { Route } from '../router.ts';
 import { processUploads } from '../uploads.ts';
 
-const createPayload = compile(ScheduleCreatePayload);
-const updatePayload = compile(ScheduleUpdatePayload);
+const createPayload = compile(ScheduleCreatePayload, { plainText: true });
+const updatePayload = compile(ScheduleUpdatePayload, { plainText: true });
 
 /** The payload and the files: multipart, or a JSON body without files. */
 const readRequest = (ctx: Context) => readPayloadRequest(ctx, IMAGE_UPLOAD_LIMITS);

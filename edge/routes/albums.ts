@@ -29,11 +29,11 @@ import { assertMembersExist, parseId } from '../params.ts';
 import type { Route } from '../router.ts';
 import { processUploads } from '../uploads.ts';
 
-const createPayload = compile(AlbumCreatePayload);
-const updatePayload = compile(AlbumUpdatePayload);
-const photoUploadPayload = compile(PhotoUploadPayload);
-const photoUpdatePayload = compile(PhotoUpdatePayload);
-const teaserUploadPayload = compile(TeaserUploadPayload);
+const createPayload = compile(AlbumCreatePayload, { plainText: true });
+const updatePayload = compile(AlbumUpdatePayload, { plainText: true });
+const photoUploadPayload = compile(PhotoUploadPayload, { plainText: true });
+const photoUpdatePayload = compile(PhotoUpdatePayload, { plainText: true });
+const teaserUploadPayload = compile(TeaserUploadPayload, { plainText: true });
 
 const MB = 1024 * 1024;
 const ALBUM_UPLOAD_LIMITS: MultipartLimits = { ...IMAGE_UPLOAD_LIMITS, files: 1 };

@@ -36,9 +36,9 @@ import { reply, type Context } from '../context.ts';
 import { assertMembersExist, parseId } from '../params.ts';
 import type { Route } from '../router.ts';
 
-const videoCreate = compile(VideoScheduleCreate);
-const videoUpdate = compile(VideoScheduleUpdate);
-const postCreate = compile(PostScheduleCreate);
+const videoCreate = compile(VideoScheduleCreate, { plainText: true });
+const videoUpdate = compile(VideoScheduleUpdate, { plainText: true });
+const postCreate = compile(PostScheduleCreate, { plainText: true });
 
 const BOT_ID = /^[a-z0-9-]{1,64}$/;
 const botNotFound = () => notFound('해당 봇을 찾을 수 없습니다.');

@@ -10,9 +10,9 @@ import { reply, type Context } from '../context.ts';
 import { parseId } from '../params.ts';
 import type { Route } from '../router.ts';
 
-const createBody = compile(CategoryCreate);
-const updateBody = compile(CategoryUpdate);
-const orderBody = compile(CategoryOrder);
+const createBody = compile(CategoryCreate, { plainText: true });
+const updateBody = compile(CategoryUpdate, { plainText: true });
+const orderBody = compile(CategoryOrder, { plainText: true });
 
 
 async function remove(s: Services, ctx: Context) {

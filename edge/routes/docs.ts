@@ -29,6 +29,17 @@ const PAGE = `<!doctype html>
 </html>
 `;
 
+/**
+ * The page may run and style itself only from this server's files (no inline script, no eval),
+ * fetch only the document, and be framed by nobody (clickjacking): `frame-ancestors 'none'`, with
+ * X-Frame-Options for browsers that predate it. `data:` images are Swagger UI's icons in its CSS.
+ */
+export const DOCS_PAGE_HEADERS: Readonly<Record<string, string>> = Object.freeze({
+  'Content-Security-Policy': "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; font-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+  'X-Frame-Options': 'DENY',
+  'Referrer-Policy': 'no-referrer',
+});
+
 // A file of its own (not inline) so a Content-Security-Policy without 'unsafe-inline' allows it.
 const INIT = `window.ui = SwaggerUIBundle({ url: '/api/openapi.json', dom_id: '#reference', validatorUrl: null, deepLinking: true, tryItOutEnabled: false });\n`;
 
@@ -44,7 +55,7 @@ export function docsRoutes(): Route[] {
   return [
     {
       method: 'get', path: '/api/docs', cacheControl: 'public, max-age=300',
-      handler: () => ({ raw: PAGE, contentType: 'text/html; charset=utf-8' }),
+      handler: () => ({ raw: PAGE, contentType: 'text/html; charset=utf-8', headers: { ...DOCS_PAGE_HEADERS } }),
       doc: { summary: 'Interactive API reference (Swagger UI, served from this server)', tags, content: { type: 'text/html' }, responses: { 200: 'HTML page' } },
     },
     {

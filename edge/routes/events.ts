@@ -14,8 +14,8 @@ import { assertMembersExist, parseId } from '../params.ts';
 import type { Route } from '../router.ts';
 import { processUploads } from '../uploads.ts';
 
-const createPayload = compile(EventCreatePayload);
-const updatePayload = compile(EventUpdatePayload);
+const createPayload = compile(EventCreatePayload, { plainText: true });
+const updatePayload = compile(EventUpdatePayload, { plainText: true });
 
 const isMissing = (value: unknown) => value === undefined || value === null || value === '';
 const asObject = (payload: unknown): Record<string, unknown> => {

@@ -13,7 +13,7 @@ import { IMAGE_UPLOAD_LIMITS, readPayloadRequest } from '../multipart.ts';
 import type { Route } from '../router.ts';
 import { processUploads } from '../uploads.ts';
 
-const updatePayload = compile(MemberUpdatePayload);
+const updatePayload = compile(MemberUpdatePayload, { plainText: true });
 const MEMBER_UPLOAD = { ...IMAGE_UPLOAD_LIMITS, files: 1 };
 
 export function memberRoutes(s: Services): Route[] {

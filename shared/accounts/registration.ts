@@ -5,7 +5,7 @@ import { randomInt, randomUUID } from 'node:crypto';
 import { pgErrorCode } from '../db/database.ts';
 import { randomNickname } from '../db/repositories/nicknames.ts';
 import { findUserByEmail, insertUser } from '../db/repositories/users.ts';
-import { enqueueMail } from '../mail-queue.ts';
+import { enqueueMail, mailQueueFull, mailQueueIsFull } from '../mail-queue.ts';
 import type { Services } from '../services.ts';
 import { DEFAULT_PROFILE_PICTURES, defaultPictureKey } from '../storage/default-pictures.ts';
 
@@ -26,6 +26,11 @@ function verificationMail(publicBaseUrl: string, nickname: string, token: string
 export const isExpiredUnverified = (s: Services, user: { email_verified: boolean; verify_expires: Date | null }) =>
   !user.email_verified && user.verify_expires !== null && user.verify_expires.getTime() < s.clock.now();
 
+/** 503 when the mail queue is full (MAIL_QUEUE_MAX): asked before a registration writes anything. */
+export async function refuseWhenMailQueueFull(s: Services): Promise<void> {
+  if (await mailQueueIsFull(s.db, s.config.mailQueue.maxPending)) throw mailQueueFull();
+}
+
 /** Registers the account; false when the e-mail is already registered (R3). */
 export async function registerAccount(s: Services, input: { email: string; password: string; ip: string }): Promise<boolean> {
   const { email, password } = input;
@@ -43,8 +48,9 @@ export async function registerAccount(s: Services, input: { email: string; passw
     await tx.none('DELETE FROM users WHERE lower(email) = lower($1) AND NOT email_verified AND verify_expires < $2', [email, now]);
     const inserted = await insertUser(tx, { email, passwordHash, name, profileKey, verifyToken, verifyExpires: new Date(s.clock.now() + VERIFY_LINK_LIFETIME_MS) });
     // 4.1 step 5, made durable: the mail is queued with the account, so an acknowledged
-    // registration always has its mail; a send that fails is retried, and fails nothing here.
-    if (inserted) await enqueueMail(tx, { to: inserted.email, ...verificationMail(s.config.publicBaseUrl, inserted.name, verifyToken) });
+    // registration always has its mail; a send that fails is retried, and fails nothing here. A
+    // full queue (MAIL_QUEUE_MAX) throws 503 and rolls the account back: nothing is stored.
+    if (inserted) await enqueueMail(tx, { to: inserted.email, ...verificationMail(s.config.publicBaseUrl, inserted.name, verifyToken) }, s.config.mailQueue.maxPending);
     return inserted;
   }).catch((error: unknown) => {
     if (pgErrorCode(error) === '23505') return null;

@@ -57,6 +57,11 @@ export interface Config {
   /** Registrations accepted per client address and hour. */
   registerLimitPerHour: number;
   /**
+   * The mail queue (docs/security.md, "Mail"): at most `maxPending` mails wait (past it a
+   * registration answers 503 and stores nothing); a mail not delivered within `maxAgeHours` is dropped.
+   */
+  mailQueue: { maxPending: number; maxAgeHours: number };
+  /**
    * Uncached search and suggestion work per client address (docs/security.md): a token bucket of
    * `burst` requests refilled at `perSecond`; past it 429 with Retry-After.
    */
@@ -74,6 +79,8 @@ export interface Config {
    * 256; N: sampled one in N; `all`: every answer; `off`: none (edge/server.ts).
    */
   accessLogEvery: number;
+  /** ACCESS_LOG_4XX_PER_MINUTE: 4xx access lines written in full per client and minute; past it sampled (edge/client-error-log.ts). */
+  accessLog4xxPerMinute: number;
   /** OpenTelemetry traces over OTLP/HTTP; null (OTEL_EXPORTER_OTLP_ENDPOINT unset): no tracing at all. */
   tracing: { endpoint: string; serviceName: string } | null;
 }
@@ -309,6 +316,10 @@ export function loadConfig(env: Env = process.env): Config {
     },
     trustProxy: integer(env, 'TRUST_PROXY', 0, 0, 10),
     registerLimitPerHour: integer(env, 'REGISTER_LIMIT_PER_HOUR', 20, 1, 1_000_000),
+    mailQueue: {
+      maxPending: integer(env, 'MAIL_QUEUE_MAX', 1_000, 1, 1_000_000),
+      maxAgeHours: integer(env, 'MAIL_MAX_AGE_HOURS', 24, 1, 720),
+    },
     queryBudget: {
       burst: integer(env, 'QUERY_BUDGET_BURST', 120, 1, 100_000_000),
       perSecond: integer(env, 'QUERY_BUDGET_PER_SECOND', 20, 1, 100_000_000),
@@ -325,6 +336,7 @@ export function loadConfig(env: Env = process.env): Config {
     uploadBudgetBytes: integer(env, 'UPLOAD_BUDGET_MB', 200, 1, 1_000_000) * 1024 * 1024,
     feedCacheBytes: integer(env, 'FEED_CACHE_MB', 64, 1, 1_000_000) * 1024 * 1024,
     accessLogEvery: accessLog(env),
+    accessLog4xxPerMinute: integer(env, 'ACCESS_LOG_4XX_PER_MINUTE', 60, 1, 1_000_000),
     tracing: otlpEndpoint === null ? null : { endpoint: otlpEndpoint, serviceName },
   };
 }

@@ -3,6 +3,10 @@
 import type { Queryable } from '../db/database.ts';
 import { birthdaysInMonth } from '../db/repositories/members.ts';
 import { schedulesBetween, type Category, type ScheduleItem } from '../db/repositories/schedules.ts';
+import { ScheduleListQuery } from '../../schemas/schedules.ts';
+
+/** The years the monthly listing accepts (its `year` parameter). */
+const LISTING_YEARS = { minimum: ScheduleListQuery.properties.year.minimum!, maximum: ScheduleListQuery.properties.year.maximum! };
 
 export const BIRTHDAY_CATEGORY_ID = 10;
 
@@ -74,9 +78,13 @@ export async function birthdayDetail(db: Queryable, categories: () => Promise<Ca
   if (!birthday) return undefined;
   const memberId = Number(birthday[1]);
   const year = Number(birthday[2]);
+  // Only a birthday the monthly listing shows (birthdaysInMonth): a current member's, in a year the
+  // listing accepts, from her birth year on.
+  if (year < LISTING_YEARS.minimum || year > LISTING_YEARS.maximum) return null;
   const member = await db.oneOrNone<{ id: number; name: string; birth_date: string }>(
-    "SELECT id, name, to_char(birth_date, 'YYYY-MM-DD') AS birth_date FROM members WHERE id = $1 AND birth_date IS NOT NULL",
-    [memberId],
+    `SELECT id, name, to_char(birth_date, 'YYYY-MM-DD') AS birth_date FROM members
+      WHERE id = $1 AND NOT is_former AND birth_date IS NOT NULL AND extract(year FROM birth_date) <= $2`,
+    [memberId, year],
   );
   if (!member) return null;
   return {

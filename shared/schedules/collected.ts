@@ -3,6 +3,9 @@
 // transaction, outbox entry and activity log around it are schedule-writes.ts's.
 import type { Tx } from '../db/database.ts';
 import type { ScheduleChange } from './schedule-changes.ts';
+import { withoutControlCharacters as plain } from '../control-characters.ts';
+
+const plainOrNull = (text: string | null) => (text === null ? null : plain(text));
 
 export const VIDEO_CATEGORY_ID = 6;
 export const POST_CATEGORY_ID = 7;
@@ -73,10 +76,11 @@ export interface Platform<T> {
 export const VIDEO_PLATFORM: Platform<VideoCollected> = {
   name: 'video', table: 'video_schedules', keyColumn: 'video_id',
   columns: ['video_id', 'channel_id', 'channel_name', 'video_type', 'thumbnail_url'],
+  // Text from the platform is stored without control characters (shared/control-characters.ts).
   rows: (video) => ({
     key: video.videoId,
-    schedule: { category_id: VIDEO_CATEGORY_ID, title: video.title, date: video.date, time: video.time, description: video.description, source_name: video.channelName, source_url: videoUrl(video.videoId) },
-    record: { video_id: video.videoId, channel_id: video.channelId, channel_name: video.channelName, video_type: video.videoType, thumbnail_url: video.thumbnailUrl },
+    schedule: { category_id: VIDEO_CATEGORY_ID, title: plain(video.title), date: video.date, time: video.time, description: plain(video.description), source_name: plainOrNull(video.channelName), source_url: videoUrl(video.videoId) },
+    record: { video_id: video.videoId, channel_id: video.channelId, channel_name: plainOrNull(video.channelName), video_type: video.videoType, thumbnail_url: video.thumbnailUrl },
     memberIds: video.memberIds,
   }),
 };
@@ -84,12 +88,16 @@ export const VIDEO_PLATFORM: Platform<VideoCollected> = {
 export const POST_PLATFORM: Platform<PostCollected> = {
   name: 'post', table: 'post_schedules', keyColumn: 'post_id',
   columns: ['post_id', 'username', 'display_name', 'image_urls'],
-  rows: (post) => ({
-    key: post.postId,
-    schedule: { category_id: POST_CATEGORY_ID, title: postTitle(post), date: post.date, time: post.time, description: post.text, source_name: post.displayName ?? post.username, source_url: postUrl(post.username, post.postId) },
-    record: { post_id: post.postId, username: post.username, display_name: post.displayName, image_urls: post.imageUrls },
-    memberIds: post.memberIds,
-  }),
+  rows: (collected) => {
+    // Text from the platform is stored without control characters (shared/control-characters.ts).
+    const post = { ...collected, text: plain(collected.text), displayName: plainOrNull(collected.displayName) };
+    return {
+      key: post.postId,
+      schedule: { category_id: POST_CATEGORY_ID, title: postTitle(post), date: post.date, time: post.time, description: post.text, source_name: post.displayName ?? post.username, source_url: postUrl(post.username, post.postId) },
+      record: { post_id: post.postId, username: post.username, display_name: post.displayName, image_urls: post.imageUrls },
+      memberIds: post.memberIds,
+    };
+  },
 };
 
 export interface CollectedWrite {

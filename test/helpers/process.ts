@@ -4,6 +4,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { chmod, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
+import { connect } from 'node:net';
 import { join } from 'node:path';
 import { alive, freePort } from '../../shared/db/embedded-postgres.ts';
 
@@ -21,8 +22,10 @@ function startCommandOf(script: 'start' | 'start:compiled'): StartCommand {
   const words = (pkg.scripts[script] ?? '').split(/\s+/);
   const defaults: Record<string, string> = {};
   for (let match; (match = /^([A-Z_]+)=\$\{\1:-([^}]*)\}$/.exec(words[0] ?? '')); words.shift()) defaults[match[1]!] = match[2]!;
+  // `exec`: the shell npm runs the script in is replaced by node, so npm's signals reach node.
+  if (words[0] === 'exec') words.shift();
   const [command, ...args] = words;
-  if (command !== 'node') throw new Error(`npm run ${script} runs ${command}, not node (variables before it must read NAME=\${NAME:-value})`);
+  if (command !== 'node') throw new Error(`npm run ${script} runs ${command}, not exec node (variables before it must read NAME=\${NAME:-value})`);
   return { defaults, args };
 }
 const START = startCommandOf('start');
@@ -211,4 +214,64 @@ export async function inFlight(server: ServiceProcess): Promise<number> {
   const match = /^http_requests_in_flight (\d+)/m.exec(text);
   if (!match) throw new Error('http_requests_in_flight is missing from /metrics');
   return Number(match[1]);
+}
+
+/** Every process below `pid` (Linux /proc, by parent), whatever its process group. */
+export async function descendants(pid: number): Promise<number[]> {
+  const parents = new Map<number, number>();
+  for (const entry of await readdir('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    const text = await readFile(`/proc/${entry}/stat`, 'utf8').catch(() => '');
+    if (text) parents.set(Number(entry), Number(text.slice(text.lastIndexOf(')') + 2).split(' ')[1]));
+  }
+  const found: number[] = [];
+  for (let level = [pid]; level.length > 0; ) {
+    level = [...parents].filter(([, parent]) => level.includes(parent)).map(([child]) => child);
+    found.push(...level);
+  }
+  return found;
+}
+
+/** True while something accepts TCP connections on 127.0.0.1:port. */
+export function listening(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect(port, '127.0.0.1');
+    socket.once('connect', () => (socket.destroy(), resolve(true)));
+    socket.once('error', () => resolve(false));
+  });
+}
+
+/**
+ * The real `npm start` (or `npm run start:compiled`) on the embedded default in a fresh DATA_DIR,
+ * ready when /healthz answers 200: the npm process, its port and its whole process tree then.
+ */
+export async function startWithNpm(script: 'start' | 'start:compiled', env: Record<string, string> = {}) {
+  const [port, metricsPort] = await twoFreePorts();
+  const root = await dataRoot();
+  const npm = spawn('npm', script === 'start' ? ['start'] : ['run', script], {
+    cwd: new URL('../..', import.meta.url),
+    env: { ...process.env, DATABASE_URL: '', JWT_SECRET: '', LOG_LEVEL: 'info', PORT: String(port), METRICS_PORT: String(metricsPort), DATA_DIR: join(root, 'data'), ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const output: string[] = [];
+  npm.stdout.on('data', (chunk: Buffer) => output.push(chunk.toString()));
+  npm.stderr.on('data', (chunk: Buffer) => output.push(chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => npm.on('exit', (code) => resolve(code)));
+  let tree: number[] = [];
+  const cleanup = async () => {
+    signalAll([...tree, ...(await descendants(npm.pid!))], 'SIGKILL');
+    npm.kill('SIGKILL');
+    await rm(root, { recursive: true, force: true });
+  };
+  const deadline = Date.now() + 110_000;
+  while ((await fetch(`http://127.0.0.1:${port}/healthz`).then((r) => r.status, () => 0)) !== 200) {
+    if (npm.exitCode !== null || Date.now() > deadline) {
+      await cleanup();
+      throw new Error(`npm ${script} did not answer /healthz: ${output.join('')}`);
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  // The tree once the embedded PostgreSQL has its workers (it is up: /healthz reads it).
+  tree = await descendants(npm.pid!);
+  return { npm, port, output, exited, tree, cleanup };
 }

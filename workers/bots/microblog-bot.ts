@@ -5,6 +5,7 @@
 import type { MicroblogSettings } from '../../schemas/bots.ts';
 import { TOPICS } from '../../shared/bus/bus.ts';
 import type { PostCollected } from '../../shared/schedules/collected.ts';
+import { withoutControlCharacters } from '../../shared/control-characters.ts';
 import type { Queryable } from '../../shared/db/database.ts';
 import { knownPosts, memberNames, recordCollected, type BotProgress } from '../../shared/db/repositories/bots.ts';
 import { toSeoulDateTime } from '../../shared/microblog/post-url.ts';
@@ -54,13 +55,16 @@ export async function collectPosts(
   return { added, total: posts.length, newestSeen: newest === null ? null : new Date(newest) };
 }
 
-/** A post read from the mirror as the calendar records it: its fields and its Asia/Seoul date and time. */
+/**
+ * A post read from the mirror as the calendar records it: its fields (text without control
+ * characters: a NUL cannot even travel on the bus) and its Asia/Seoul date and time.
+ */
 export function postFields(post: MicroblogPost) {
   return {
     postId: post.postId,
     username: post.username,
-    displayName: post.displayName,
-    text: post.text,
+    displayName: post.displayName === null ? null : withoutControlCharacters(post.displayName),
+    text: withoutControlCharacters(post.text),
     createdAt: post.createdAt,
     ...toSeoulDateTime(post.createdAt),
     imageUrls: post.imageUrls,

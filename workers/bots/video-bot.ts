@@ -11,6 +11,7 @@
 import type { VideoSettings } from '../../schemas/bots.ts';
 import { TOPICS } from '../../shared/bus/bus.ts';
 import type { VideoCollected } from '../../shared/schedules/collected.ts';
+import { withoutControlCharacters } from '../../shared/control-characters.ts';
 import type { Queryable } from '../../shared/db/database.ts';
 import { knownVideos, memberNames, recordCollected, type BotProgress } from '../../shared/db/repositories/bots.ts';
 import type { PlaylistVideo, VideoPlatformClient } from '../../shared/video/platform-client.ts';
@@ -103,11 +104,12 @@ export async function collectVideos(
       const video = details.get(item.videoId);
       if (!video) return []; // made private or deleted since the walk
       const publishedAt = video.publishedAt || item.publishedAt;
-      const title = video.title || item.title;
+      // Platform text without control characters: a NUL cannot even travel on the bus (jsonb).
+      const title = withoutControlCharacters(video.title || item.title);
       const value: VideoCollected = {
         videoId: item.videoId,
         title,
-        description: video.description,
+        description: withoutControlCharacters(video.description),
         channelId: config.channelId,
         channelName: config.channelName,
         publishedAt,

@@ -86,10 +86,11 @@ function toItem(row: ItemRow): ScheduleItem {
     members: row.members,
   };
   if (row.is_event) {
-    // 2.6: an event's source name is its school name.
+    // 2.6: an event's source name is its school name; a cleared one (stored NULL) is "" in both,
+    // as in the administrator's view (docs/decisions.md, "School names").
     item.source = { name: row.school_name ?? '', url: row.source_url };
     item.subtype = row.subtype ?? 'university';
-    item.schoolName = row.school_name;
+    item.schoolName = row.school_name ?? '';
     item.venue = row.venue;
     item.posters = row.posters;
     item.postUrls = row.post_urls ?? [];

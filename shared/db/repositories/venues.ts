@@ -5,8 +5,8 @@ import type { Queryable } from '../database.ts';
 
 export interface VenueInput {
   name: string;
-  address?: string;
-  roadAddress?: string;
+  address?: string | null;
+  roadAddress?: string | null;
   lat?: number | null;
   lng?: number | null;
   map_id?: string | null;
