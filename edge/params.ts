@@ -1,7 +1,5 @@
-// Request values checked before any write: path and query values parsed once, member ids that
-// exist; 400 with a clear message otherwise.
-import type { Queryable } from '../shared/db/database.ts';
-import { unknownMemberIds } from '../shared/db/repositories/members.ts';
+// Request values parsed once from the path and the query; 400 with a clear message otherwise.
+// Checks that need the database (member ids that exist) belong to their domain, not here.
 import { badRequest } from '../shared/errors.ts';
 
 const MAX_ID = 2_147_483_647;
@@ -22,10 +20,4 @@ export function intQuery(query: URLSearchParams, name: string, fallback: number,
   const value = Number(raw);
   if (value < min || value > max) throw badRequest(`'${name}' 값은 ${min}에서 ${max} 사이여야 합니다.`);
   return value;
-}
-
-/** 400 naming the member ids that do not exist. */
-export async function assertMembersExist(db: Queryable, memberIds: readonly number[] | undefined): Promise<void> {
-  const unknown = await unknownMemberIds(db, memberIds ?? []);
-  if (unknown.length > 0) throw badRequest(`존재하지 않는 멤버 ID입니다: ${unknown.join(', ')}`);
 }

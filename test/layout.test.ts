@@ -1,9 +1,11 @@
 // The layout stays readable: the project's own modules import each other without circles (a
-// factory lives apart from the implementations it picks), and a route stays thin (parse, call one
-// domain operation, reply): no function in edge/routes/ runs past 80 lines.
+// factory lives apart from the implementations it picks), a route stays thin (parse, call one
+// domain operation, reply): no function in edge/routes/ runs past 80 lines, no source file outside
+// test/ runs past 600 lines (a longer one holds more than one concern), and no file refers to an
+// issue tracker's numbers (a comment says why in words that stand alone).
 import test from 'ava';
 import { readdirSync, readFileSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
+import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 
@@ -91,4 +93,76 @@ test(`no function in edge/routes/ is longer than ${ROUTE_FUNCTION_MAX_LINES} lin
 test('the length check sees a long function', (t) => {
   t.deepEqual(longFunctions(join(ROOT, 'test/layout.test.ts'), 100_000), []);
   t.true(longFunctions(join(ROOT, 'test/layout.test.ts'), 3).some((found) => found.includes('longFunctions')));
+});
+
+const SOURCE_FILE_MAX_LINES = 600;
+/** Data, not code: the demo data set reads as one list. */
+const LONG_BY_NATURE = new Set(['shared/db/demo-data.ts']);
+/**
+ * Over the limit today and to be split into files by concern; each entry leaves this list when its
+ * file is split (the test below fails while a listed file is already short enough).
+ */
+const AWAITING_SPLIT = new Set(['shared/search/embedded.ts', 'shared/korean/suggestion-index.ts', 'edge/server.ts']);
+/** Not the project's files: installed packages, the repository, generated output and local data. */
+const NOT_PROJECT_FILES = new Set(['node_modules', '.git', 'dist', 'data', '.test-data', '.scratch']);
+
+/** Every file under `dir` (relative to ROOT), outside NOT_PROJECT_FILES. */
+function projectFiles(dir = ROOT): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return NOT_PROJECT_FILES.has(entry.name) ? [] : projectFiles(path);
+    return entry.isFile() && !entry.name.endsWith('.log') ? [relative(ROOT, path)] : [];
+  });
+}
+
+const lineCount = (file: string) => readFileSync(join(ROOT, file), 'utf8').split('\n').length - 1;
+
+/** Source files (`.ts`, `.js`, `.mjs`, `.cjs`) outside test/ with more than `maxLines` lines, with their counts. */
+function longSourceFiles(files: string[], maxLines: number): string[] {
+  return files
+    .filter((file) => /\.(?:ts|js|mjs|cjs)$/.test(file) && !file.startsWith(`test${sep}`))
+    .map((file) => ({ file: file.split(sep).join('/'), lines: lineCount(file) }))
+    .filter(({ lines }) => lines > maxLines)
+    .map(({ file, lines }) => `${file}: ${lines} lines`);
+}
+
+test(`no source file outside test/ is longer than ${SOURCE_FILE_MAX_LINES} lines`, (t) => {
+  const long = longSourceFiles(projectFiles(), SOURCE_FILE_MAX_LINES);
+  t.deepEqual(long.filter((found) => !LONG_BY_NATURE.has(found.split(':')[0]!) && !AWAITING_SPLIT.has(found.split(':')[0]!)), []);
+  const stillLong = new Set(long.map((found) => found.split(':')[0]!));
+  t.deepEqual([...AWAITING_SPLIT].filter((file) => !stillLong.has(file)), [], 'a file split already: take it off AWAITING_SPLIT');
+});
+
+test('the file length check sees a long file', (t) => {
+  const files = projectFiles().filter((file) => file.startsWith(`shared${sep}bus${sep}`));
+  t.true(files.length > 3, 'the scan found the bus');
+  t.deepEqual(longSourceFiles(files, 100_000), []);
+  t.true(longSourceFiles(files, 10).some((found) => found.startsWith('shared/bus/bus.ts: ')));
+});
+
+/** The word issue (or issues) and a number, with spaces, '#' or '-' between: a tracker's entry. */
+const ISSUE_REFERENCE = /\bissues?[\s#-]*\d+/i;
+
+/** `file:line` of each reference to an issue number in the text files among `files`. */
+function issueReferences(files: string[]): string[] {
+  return files.flatMap((file) => {
+    const bytes = readFileSync(join(ROOT, file));
+    if (bytes.includes(0)) return []; // binary (images, fonts)
+    return bytes
+      .toString('utf8')
+      .split('\n')
+      .flatMap((line, index) => (ISSUE_REFERENCE.test(line) ? [`${file.split(sep).join('/')}:${index + 1}`] : []));
+  });
+}
+
+test.skip('no file refers to an issue number (skipped: the existing references are rewritten in words first)', (t) => {
+  t.deepEqual(issueReferences(projectFiles()), []);
+});
+
+test('the issue reference check sees a reference', (t) => {
+  // Built from parts, so that this file holds no reference itself.
+  t.true(ISSUE_REFERENCE.test(`as asked in issue ${39}`));
+  t.true(ISSUE_REFERENCE.test(`Issues #${7} and ${8}: the cache`));
+  t.false(ISSUE_REFERENCE.test('UTS #46 maps the domain; color #000000'));
+  t.deepEqual(issueReferences(['test/layout.test.ts']), []);
 });

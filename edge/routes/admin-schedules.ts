@@ -6,12 +6,13 @@ import { IdResponse } from '../../schemas/events.ts';
 import { ScheduleCreatePayload, ScheduleUpdatePayload } from '../../schemas/general-schedules.ts';
 import { compile } from '../../schemas/validate.ts';
 import { badRequest, notFound } from '../../shared/errors.ts';
+import { assertMembersExist } from '../../shared/members/member-checks.ts';
 import { generalCategoryProblem } from '../../shared/schedules/category-writes.ts';
 import { createSchedule, scheduleState, updateSchedule, type PosterUpload } from '../../shared/schedules/schedule-writes.ts';
 import type { Services } from '../../shared/services.ts';
 import { reply, type Context } from '../context.ts';
 import { IMAGE_UPLOAD_BODY_LIMIT, IMAGE_UPLOAD_LIMITS, readPayloadRequest, type MultipartBody } from '../multipart.ts';
-import { assertMembersExist, parseId } from '../params.ts';
+import { parseId } from '../params.ts';
 import type { Route } from '../router.ts';
 import { processUploads } from '../uploads.ts';
 

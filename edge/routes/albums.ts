@@ -25,7 +25,8 @@ import type { Services } from '../../shared/services.ts';
 import { extensionForContentType, sniffContentType } from '../../shared/storage/content-type.ts';
 import { reply, type Context } from '../context.ts';
 import { IMAGE_UPLOAD_BODY_LIMIT, IMAGE_UPLOAD_LIMITS, payloadOf, readMultipart, readPayloadRequest, type MultipartBody, type MultipartLimits, type UploadedFile } from '../multipart.ts';
-import { assertMembersExist, parseId } from '../params.ts';
+import { parseId } from '../params.ts';
+import { assertMembersExist } from '../../shared/members/member-checks.ts';
 import type { Route } from '../router.ts';
 import { processUploads } from '../uploads.ts';
 

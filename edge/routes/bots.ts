@@ -20,6 +20,7 @@ import { ErrorResponse, SuccessResponse } from '../../schemas/common.ts';
 import { IdResponse } from '../../schemas/events.ts';
 import { compile } from '../../schemas/validate.ts';
 import { badRequest, conflict, HttpError, notFound } from '../../shared/errors.ts';
+import { assertMembersExist } from '../../shared/members/member-checks.ts';
 import { parsePostUrl } from '../../shared/microblog/post-url.ts';
 import { CircuitOpenError } from '../../shared/runtime/circuit-breaker.ts';
 import type { PostCollected, VideoCollected } from '../../shared/schedules/collected.ts';
@@ -33,7 +34,7 @@ import { BrowserNotFoundError } from '../../workers/bots/browser.ts';
 import { MicroblogReadError } from '../../workers/bots/microblog-reader.ts';
 import { PassAbortedError } from '../../workers/bots/video-bot.ts';
 import { reply, type Context } from '../context.ts';
-import { assertMembersExist, parseId } from '../params.ts';
+import { parseId } from '../params.ts';
 import type { Route } from '../router.ts';
 
 const videoCreate = compile(VideoScheduleCreate, { plainText: true });

@@ -6,11 +6,12 @@ import { AdminEvent, EVENT_SUBTYPES, EventCreatePayload, EventUpdatePayload, IdR
 import { compile } from '../../schemas/validate.ts';
 import { schedulesByIds } from '../../shared/db/repositories/schedules.ts';
 import { badRequest, notFound } from '../../shared/errors.ts';
+import { assertMembersExist } from '../../shared/members/member-checks.ts';
 import { createEvent, deleteSchedule, eventState, updateEvent, type PosterUpload } from '../../shared/schedules/schedule-writes.ts';
 import type { Services } from '../../shared/services.ts';
 import { reply, type Context } from '../context.ts';
 import { IMAGE_UPLOAD_BODY_LIMIT, IMAGE_UPLOAD_LIMITS, readPayloadRequest, type MultipartBody } from '../multipart.ts';
-import { assertMembersExist, parseId } from '../params.ts';
+import { parseId } from '../params.ts';
 import type { Route } from '../router.ts';
 import { processUploads } from '../uploads.ts';
 
