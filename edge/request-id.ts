@@ -1,7 +1,7 @@
 // Request ids: a random tag per process and a counter, unique across replicas and cheap to make.
 // An id is kept as its counter and becomes text only when something reads it (a log line): the
 // X-Request-Id header gets its bytes, written into one buffer, where a string cost uWS a UTF-8
-// copy and the counter a toString(36) and a concatenation on every answer (issue 13).
+// copy and the counter a toString(36) and a concatenation on every answer.
 import { randomBytes } from 'node:crypto';
 
 /** The client's own id (a plain token), or this process's counter. */

@@ -1,4 +1,4 @@
-// Schedule category administration (issue 39): request bodies of /api/schedule-categories.
+// Schedule category administration: request bodies of /api/schedule-categories.
 import { Type } from '@sinclair/typebox';
 import { IdParam } from './common.ts';
 

@@ -1,4 +1,4 @@
-// General schedules written by an administrator (issue 39): the JSON body, or the multipart
+// General schedules written by an administrator: the JSON body, or the multipart
 // `payload` part, of POST and PUT /api/schedules.
 import { Type } from '@sinclair/typebox';
 import { DateString, HttpUrl, IdParam, Nullable, TimeString } from './common.ts';

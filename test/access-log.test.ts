@@ -1,4 +1,4 @@
-// Logs for people and machines (issue 38): one access-log line per request at info with the route
+// Logs for people and machines: one access-log line per request at info with the route
 // template, status, bytes, duration, request id and client address, never the path's values or
 // the query string; levels as names; no key twice in a line. With ACCESS_LOG on, one client's 4xx
 // lines past ACCESS_LOG_4XX_PER_MINUTE are sampled; 5xx never.

@@ -1,4 +1,4 @@
-// The calendar feed (issue 39) on the real server: every feed parsed with ical.js (Mozilla's
+// The calendar feed on the real server: every feed parsed with ical.js (Mozilla's
 // parser, used by Thunderbird) and checked against the API's own month listing; the wire format
 // (folding, escaping, time zone), caching (ETag, 304, compression, invalidation) and the filters.
 import test from 'ava';

@@ -1,4 +1,4 @@
-// Schedule category administration (issue 39) on the real server: create, rename, recolour,
+// Schedule category administration on the real server: create, rename, recolour,
 // delete, reorder, and the cached category list and month listing following each write.
 import test from 'ava';
 import { adminToken, call, startTestService, type TestService } from './helpers/service.ts';

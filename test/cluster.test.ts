@@ -1,4 +1,4 @@
-// Two replicas on one database (issue 4): a write on one reaches the other's monthly cache through
+// Two replicas on one database: a write on one reaches the other's monthly cache through
 // the schedule.changed stream, and the other's search sees it through the indexer.
 import test from 'ava';
 import { createTestDatabase, type TestDatabase } from './helpers/database.ts';

@@ -1,4 +1,4 @@
-// Issue 40: the production image runs compiled JavaScript. `npm run build` compiles every .ts file
+// The production image runs compiled JavaScript. `npm run build` compiles every .ts file
 // outside test/ into dist/ (folders kept) and copies the migrations beside it; `npm run
 // start:compiled` (the image's CMD) runs plain node on it, worker threads included. The embedded
 // PostgreSQL is a devDependency: without it, and without DATABASE_URL, the start says what to do.

@@ -1,4 +1,4 @@
-// How fans actually type (issue 41): the shared rules in shared/korean/ that both search engines
+// How fans actually type: the shared rules in shared/korean/ that both search engines
 // apply. Pure functions, no server; the engines' behaviour is in test/search-contract.ts and its
 // quality table, and over HTTP in test/suggestions.test.ts.
 import test from 'ava';

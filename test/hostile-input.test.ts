@@ -113,7 +113,7 @@ test('hostile queries: the OpenSearch request bodies stay bounded (clauses and b
   for (const { shape, text } of hostileQueries()) {
     // As both engines take a query: words without spaces, at most 8, each at most 40 characters.
     const words = [...new Set(text.split(/\s+/).map((word) => word.normalize('NFC').toLowerCase().slice(0, 40)).filter(Boolean))].slice(0, 8);
-    // Issue 41: every rewrite's bodies and the presence request are bounded the same way.
+    // Every query rewrite's bodies and the presence request are bounded the same way.
     const layout = convertLayoutSlips(text);
     const rewrites = queryRewrites(words, DEFAULT_SYNONYM_TABLE, layout === undefined ? undefined : layout.split(' ').slice(0, 8));
     t.true(rewrites.length <= MAX_REWRITES, `${shape}: ${rewrites.length} rewrites`);

@@ -572,7 +572,7 @@ test('suggest: agrees with a brute-force reading of the rules on random data, wi
         return typedChoseong === undefined && typedBigrams.length > 0 && present >= needed ? 1 : 2;
       };
       const ranked = rows.map((row) => ({ ...row, tier: tierOf(row) }));
-      // Issue 41: a query of several words that completes nothing else completes to the candidates
+      // A query of several words that completes nothing else completes to the candidates
       // holding every word (the last possibly half-typed), when its longest word has two characters.
       const words = [...new Set(typed.split(' ').filter(Boolean))];
       const longest = words.reduce((a, b) => (b.length > a.length ? b : a), '');

@@ -1,4 +1,4 @@
-// The service owns its life on the embedded default (issue 11), tried on the real process: signals
+// The service owns its life on the embedded default, tried on the real process: signals
 // drain every request and stop the embedded PostgreSQL last; PostgreSQL sits in a process group of
 // its own; a taken PORT (checked on the SIGTERM test's process) and an unreachable DATA_DIR stop the
 // start with one line. The process tests run one at a time: each one initialises a PostgreSQL.

@@ -1,5 +1,6 @@
-// Place search (issue 39) on the real server against a local fake of the map platform's keyword
-// search; a service without the map configured; one whose map platform cannot be reached.
+// Place search for the admin console's venue picker on the real server against a local fake of the
+// map platform's keyword search; a service without the map configured; one whose map platform
+// cannot be reached.
 import test from 'ava';
 import { freePort } from '../shared/db/embedded-postgres.ts';
 import { startFakeMapPlatform, type FakeMapPlatform } from './fakes/map-platform.ts';

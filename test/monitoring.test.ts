@@ -1,4 +1,4 @@
-// Monitoring (issue 14): the alerts and the dashboard in k8s/base parse as PromQL (the Prometheus
+// Monitoring: the alerts and the dashboard in k8s/base parse as PromQL (the Prometheus
 // project's own lezer grammar), every metric they name is in a real scrape of the running service's
 // METRICS_PORT (or served by a named exporter), each role has a PodMonitor on the port its pods
 // declare and PostgreSQL one on CloudNativePG's, every alert is scoped to its namespace and this
@@ -26,7 +26,7 @@ const EXTERNAL_METRICS: Record<string, string> = {
 /** Label matchers that make a selector this deployment's own series, whichever exporter serves them. */
 const OWN_SERIES = [/\bapp="schedule-backend"/, /\bcluster="schedule-pg"/];
 
-/** The alerts the issue asks for, by what they watch. */
+/** The alerts operating the service needs, by what they watch. */
 const REQUIRED_ALERTS = [
   'Schedule5xxRatioHigh', // 5xx ratio
   'SchedulePublicReadsSlow', // p99 of the public GETs
@@ -73,7 +73,7 @@ function analyse(expr: string): { errors: string[]; metrics: string[] } {
   return { errors, metrics };
 }
 
-test('the PrometheusRule has an alert for each thing the issue names, each with a summary and a runbook section', (t) => {
+test('the PrometheusRule has an alert for each required condition, each with a summary and a runbook section', (t) => {
   const names = alerts.map((a) => a.alert);
   for (const name of REQUIRED_ALERTS) t.true(names.includes(name), `alert ${name}`);
   t.is(new Set(names).size, names.length, 'alert names are unique');

@@ -1,4 +1,4 @@
-// Operations on the real process (issue 7): graceful shutdown under load, readiness draining,
+// Operations on the real process: graceful shutdown under load, readiness draining,
 // Prometheus metrics, configuration errors, roles.
 import test from 'ava';
 import { spawn, type ChildProcess } from 'node:child_process';

@@ -1,4 +1,4 @@
-// Files and rows agree after a crash (issue 11): files an upload stored before a crash (no row
+// Files and rows agree after a crash: files an upload stored before a crash (no row
 // points at them) and unfinished `.part` writes are removed by the sweep the actors role runs at
 // start; files a row references, recent files and files outside the upload prefixes stay.
 import { mkdir, mkdtemp, rm, stat, utimes, writeFile } from 'node:fs/promises';

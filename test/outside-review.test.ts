@@ -1,4 +1,4 @@
-// The outside security and specification review (issue 37): each point on the real server, as a
+// Findings of an outside security and specification review, each tried on the real server as a
 // client or an attacker sees it. Each test failed on the code before its fix.
 import test from 'ava';
 import { execFile } from 'node:child_process';
@@ -100,7 +100,7 @@ const statusLines = (text: string) => text.match(/HTTP\/1\.1 \d{3}/g) ?? [];
 
 // ---- 1. one mailbox, one account ---------------------------------------------------------------
 
-test('1: full-width spellings of a domain are the one mailbox nodemailer delivers to: 409, stored in ASCII', async (t) => {
+test('full-width spellings of a domain are the one mailbox nodemailer delivers to: 409, stored in ASCII', async (t) => {
   const local = `lookalike-${randomUUID().slice(0, 8)}`;
   t.is((await register(`${local}@example.org`)).status, 200);
   for (const spelling of [`${local}@ｅxample.org`, `${local}@ＥＸＡＭＰＬＥ.org`, `${local}@ｅｘａｍｐｌｅ.ｏｒｇ`]) {
@@ -116,7 +116,7 @@ test('1: full-width spellings of a domain are the one mailbox nodemailer deliver
   t.is(login.status, 403);
 });
 
-test('1: a zero-width character in an address, or a domain UTS #46 cannot map, gives 400', async (t) => {
+test('a zero-width character in an address, or a domain UTS #46 cannot map, gives 400', async (t) => {
   const id = randomUUID().slice(0, 8);
   for (const email of [`zw-${id}@exa\u200bmple.org`, `zw\u200d-${id}@example.org`, `bom-${id}@example.org\ufeff`, `bad-${id}@xn--zz.example`]) {
     const response = await register(email);
@@ -128,7 +128,7 @@ test('1: a zero-width character in an address, or a domain UTS #46 cannot map, g
 
 // ---- 2. client addresses -------------------------------------------------------------------------
 
-test('2: X-Forwarded-For on two lines is one list: the proxy’s entry locks after 5 failures whatever the client wrote', async (t) => {
+test('X-Forwarded-For on two lines is one list: the proxy’s entry locks after 5 failures whatever the client wrote', async (t) => {
   const proxyEntry = '198.51.100.37';
   const attempt = (i: number) => rawHeaders('POST', '/auth/login', { 'x-forwarded-for': [`10.200.${i}.1`, proxyEntry] }, JSON.stringify({ email: `nobody-${i}@example.org`, password: 'wrong-password' }));
   for (let i = 0; i < 5; i++) t.is((await attempt(i)).status, 401, `attempt ${i + 1}`);
@@ -136,7 +136,7 @@ test('2: X-Forwarded-For on two lines is one list: the proxy’s entry locks aft
   t.is(locked.status, 429, locked.text);
 });
 
-test('2: IPv6 neighbours in one /64 share the login lockout and the registration limit', async (t) => {
+test('IPv6 neighbours in one /64 share the login lockout and the registration limit', async (t) => {
   const login = (host: number) => call(service.url, 'POST', '/auth/login', { json: { email: `nobody@example.org`, password: 'wrong-password' }, headers: { 'x-forwarded-for': `2001:db8:37:1::${host.toString(16)}` } });
   for (let host = 1; host <= 5; host++) t.is((await login(host)).status, 401);
   t.is((await login(0xffff)).status, 429, 'a sixth address of the same /64');
@@ -151,7 +151,7 @@ test('2: IPv6 neighbours in one /64 share the login lockout and the registration
 
 const execFileAsync = promisify(execFile);
 
-test('3: a restart with a new ADMIN_PASSWORD revokes earlier tokens; the same password keeps them; npm run admin disables and removes', async (t) => {
+test('a restart with a new ADMIN_PASSWORD revokes earlier tokens; the same password keeps them; npm run admin disables and removes', async (t) => {
   const database = await createTestDatabase();
   const secret = randomBytes(32).toString('hex');
   const start = (password: string) => startTestService({ JWT_SECRET: secret, ADMIN_PASSWORD: password }, { database });
@@ -199,7 +199,7 @@ test('3: a restart with a new ADMIN_PASSWORD revokes earlier tokens; the same pa
 
 // ---- 4. HEAD is safe -----------------------------------------------------------------------------
 
-test('4: HEAD /auth/verify/<token> answers but leaves the account unverified; GET verifies it', async (t) => {
+test('HEAD /auth/verify/<token> answers but leaves the account unverified; GET verifies it', async (t) => {
   const email = `head-${randomUUID().slice(0, 8)}@example.org`;
   t.is((await register(email)).status, 200);
   const { verify_token: verifyToken } = await db().one<{ verify_token: string }>('SELECT verify_token FROM users WHERE email = $1', [email]);
@@ -212,7 +212,7 @@ test('4: HEAD /auth/verify/<token> answers but leaves the account unverified; GE
 
 // ---- 5. sync-all runs once -----------------------------------------------------------------------
 
-test('5: ten parallel sync-all calls make one pass of video API reads and get its one result', async (t) => {
+test('ten parallel sync-all calls make one pass of video API reads and get its one result', async (t) => {
   const before = fake.requests.length;
   fake.delayNext(400); // the first page is slow: every call arrives while the pass runs
   const responses = await Promise.all(Array.from({ length: 10 }, () => call(service.url, 'POST', '/api/admin/bots/review-channel/sync-all', { token })));
@@ -238,7 +238,7 @@ const createEvent = async (form: FormData) => {
 };
 const getEvent = async (id: number) => (await call(service.url, 'GET', `/api/admin/events/${id}`, { token })).body;
 
-test('6: an event saved with a venue of only {name, map_id} keeps the shared venue’s address, road address, lat and lng', async (t) => {
+test('an event saved with a venue of only {name, map_id} keeps the shared venue’s address, road address, lat and lng', async (t) => {
   const mapId = `review-map-${randomUUID()}`;
   const full = { name: '리뷰 홀', address: '서울 종로구 리뷰동 1', roadAddress: '리뷰로 1', lat: 37.5, lng: 127.0, map_id: mapId };
   const first = await createEvent(eventForm(full));
@@ -249,7 +249,7 @@ test('6: an event saved with a venue of only {name, map_id} keeps the shared ven
   }
 });
 
-test('7: a poster without extension is stored under the extension of its bytes and served with their type', async (t) => {
+test('a poster without extension is stored under the extension of its bytes and served with their type', async (t) => {
   const png = await pngImage(320, 240, 37);
   const id = await createEvent(eventForm({ name: '포스터 홀', address: '서울' }, [{ fileName: 'poster', bytes: png }]));
   const [poster] = (await getEvent(id)).posters;
@@ -263,7 +263,7 @@ test('7: a poster without extension is stored under the extension of its bytes a
 
 // ---- 8. birthdays --------------------------------------------------------------------------------
 
-test('8: a member’s birthday is listed from her birth year on, never before', async (t) => {
+test('a member’s birthday is listed from her birth year on, never before', async (t) => {
   const member = await insertMember(db(), { name: `생일리뷰${randomUUID().slice(0, 4)}`, birthDate: '2003-01-17' });
   const birthdayIn = async (year: number) => {
     const response = await call(service.url, 'GET', `/api/schedules/?year=${year}&month=1`);
@@ -284,7 +284,7 @@ test('8: a member’s birthday is listed from her birth year on, never before', 
 
 // ---- 9. headers ----------------------------------------------------------------------------------
 
-test('9: answers carrying a token are no-store; JSON answers are nosniff; a 401 names Bearer', async (t) => {
+test('answers carrying a token are no-store; JSON answers are nosniff; a 401 names Bearer', async (t) => {
   const adminLogin = await call(service.url, 'POST', '/api/auth/login', { json: ADMIN, headers: { 'x-forwarded-for': freshClient() } });
   t.is(adminLogin.status, 200);
   t.is(adminLogin.headers.get('cache-control'), 'no-store');
@@ -310,7 +310,7 @@ test('9: answers carrying a token are no-store; JSON answers are nosniff; a 401 
   t.is(unauthorized.headers.get('x-content-type-options'), 'nosniff');
 });
 
-test('9: the metrics listener binds METRICS_HOST only', async (t) => {
+test('the metrics listener binds METRICS_HOST only', async (t) => {
   const port = new URL(service.metricsUrl).port;
   t.is((await fetch(`http://${METRICS_HOST}:${port}/metrics`)).status, 200);
   await t.throwsAsync(fetch(`http://127.0.0.1:${port}/metrics`), undefined, 'not on the other loopback address');
@@ -320,7 +320,7 @@ test('9: the metrics listener binds METRICS_HOST only', async (t) => {
 
 const SMUGGLED = 'GET /smuggled-request HTTP/1.1\r\nHost: x\r\n\r\n';
 
-test('10: pipelined requests with sound framing are both answered (the method below sees a second answer)', async (t) => {
+test('pipelined requests with sound framing are both answered (the method below sees a second answer)', async (t) => {
   const { text } = await rawExchange(`GET /no/such/path HTTP/1.1\r\nHost: x\r\n\r\n${SMUGGLED}`, 10_000, 2);
   t.is(statusLines(text).length, 2, text);
 });

@@ -1,4 +1,4 @@
-// Issue 40: the Kafka and OpenSearch clients with the credentials a platform team gives them. No
+// The Kafka and OpenSearch clients with the credentials a platform team gives them. No
 // broker or cluster runs here, so each side is a local server speaking enough of the wire format to
 // see what the client sends: a TLS listener that reads Kafka requests (ApiVersions, then the SASL
 // handshake naming the mechanism), and an HTTP server in OpenSearch's place reading the

@@ -1,4 +1,4 @@
-// Probes with Kubernetes semantics and requests while the database is away (issue 11), tried on the
+// Probes with Kubernetes semantics and requests while the database is away, tried on the
 // real process on the embedded default with PostgreSQL frozen (SIGSTOP on its process group):
 // /healthz (liveness) stays 200, /readyz (readiness) turns 503, API calls get 503 with Retry-After
 // in bounded time, and everything recovers by itself after SIGCONT.

@@ -1,4 +1,4 @@
-// What real clients see on the wire (issue 11), against the real process: undici `fetch` (Node's
+// What real clients see on the wire, against the real process: undici `fetch` (Node's
 // global fetch) reads every early answer to an upload, the connection survives an answer given
 // before a small body was read, and CORS preflight names every method routed at a path.
 import { randomBytes } from 'node:crypto';

@@ -1,4 +1,4 @@
-// The interactive reference at /api/docs (issue 38), in real Chromium: the page renders every
+// The interactive reference at /api/docs, in real Chromium: the page renders every
 // operation of the document from the server's own files and asks no other origin for anything.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';

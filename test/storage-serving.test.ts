@@ -1,4 +1,4 @@
-// Stored files served by the edge (issue 11): streamed with Content-Length, a strong ETag,
+// Stored files served by the edge: streamed with Content-Length, a strong ETag,
 // If-None-Match → 304, HEAD, one Range → 206 (416 when unsatisfiable), Accept-Ranges. Local storage
 // on the real process; an S3 bucket (s3rver on 127.0.0.1) read through by the in-process service.
 import { randomBytes } from 'node:crypto';

@@ -1,4 +1,4 @@
-// URLs of stored files are built when answering (issue 11): rows keep storage keys, so data written
+// URLs of stored files are built when answering: rows keep storage keys, so data written
 // under one PUBLIC_BASE_URL answers with the current one after a restart on another; migration 011
 // turns the absolute URLs older versions stored into keys.
 import { mkdtemp, readFile, rm } from 'node:fs/promises';

@@ -185,7 +185,7 @@ test.serial('dict: a PUT takes effect for the next query without a restart', asy
   t.is((await call(service.url, 'GET', '/api/schedules/suggestions/dict', { token: await admin() })).body.content, '# 팬덤\n루미네스타\tNNP\n');
 });
 
-test('search: a word matching nothing is left out and named in ignoredWords, as the OpenAPI document says (issue 41)', async (t) => {
+test('search: a word matching nothing is left out and named in ignoredWords, as the OpenAPI document says', async (t) => {
   const page = (await call(service.url, 'GET', `/api/schedules/?search=${encodeURIComponent('서울 콘서트 오사카')}`)).body;
   t.deepEqual(page.schedules.map((s: { title: string }) => s.title), ['프로미스나인 콘서트 서울']);
   t.deepEqual(page.ignoredWords, ['오사카']);
@@ -195,7 +195,7 @@ test('search: a word matching nothing is left out and named in ignoredWords, as 
   t.true(JSON.stringify(openapi).includes('"ignoredWords"'), 'the search response schema names ignoredWords');
 });
 
-test('search: Latin keys typed for Hangul and fan shorthand find the schedule (issue 41)', async (t) => {
+test('search: Latin keys typed for Hangul and fan shorthand find the schedule', async (t) => {
   const titles = async (q: string) => (await call(service.url, 'GET', `/api/schedules/?search=${encodeURIComponent(q)}`)).body.schedules.map((s: { title: string }) => s.title);
   // 프로미스나인 typed with the keyboard in English mode.
   t.true((await titles('vmfhaltmskdls')).includes('프로미스나인 팬사인회'));
@@ -203,7 +203,7 @@ test('search: Latin keys typed for Hangul and fan shorthand find the schedule (i
   t.deepEqual(await titles('프로미스나인 팬싸'), ['프로미스나인 팬사인회']);
 });
 
-test('suggestions: Latin keys typed for Hangul suggest the Hangul first; several words complete in any order (issue 41)', async (t) => {
+test('suggestions: Latin keys typed for Hangul suggest the Hangul first; several words complete in any order', async (t) => {
   const layout = await suggest('vmfhal');
   t.is(layout[0], '프로미');
   t.true(layout.includes('프로미스나인 콘서트 서울'));

@@ -1,4 +1,4 @@
-// Traces (issue 14): with OTEL_EXPORTER_OTLP_ENDPOINT set, the service exports OTLP/HTTP spans, and
+// Traces: with OTEL_EXPORTER_OTLP_ENDPOINT set, the service exports OTLP/HTTP spans, and
 // one admin create is one trace from the edge through the outbox relay to the bus consumers. The
 // collector is a plain node:http server in this process that decodes the OTLP JSON payloads.
 import { once } from 'node:events';

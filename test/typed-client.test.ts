@@ -1,4 +1,4 @@
-// A typed client, proven (issue 38): TypeScript types generated from the served document with
+// A typed client, proven: TypeScript types generated from the served document with
 // openapi-typescript, a small client over openapi-fetch that calls every public and admin operation
 // group and creates a schedule through the typed JSON body, type-checked with tsc in a temp folder,
 // then run against the real service; every answer (success and failure) matches the schema the

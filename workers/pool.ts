@@ -39,7 +39,7 @@ export function workerEntry(workerFile: URL, compiled = COMPILED): { filename: s
  * counted against a small old-generation limit ran a full collection every 0.6 s). V8 flags are
  * process-wide and each worker thread's heap is configured from them when it starts: with the flag,
  * a worker collected its old generation for the first time only when it held 128 MB. The analysis
- * threads, with about 15 MB live, grew by 2 MB a minute each under the soak benchmark (issue 42) and
+ * threads, with about 15 MB live, grew by 2 MB a minute each under the soak benchmark and
  * held 93 MB after 30 minutes. Cleared before the first worker starts, the flag leaves workers
  * V8's default limit, computed from what they hold. (The main thread's heap was configured at
  * startup and keeps its 128 MB.)

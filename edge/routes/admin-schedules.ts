@@ -1,4 +1,4 @@
-// General schedules written by an administrator (issue 39): POST /api/schedules and PUT
+// General schedules written by an administrator: POST /api/schedules and PUT
 // /api/schedules/:id, multipart like events (a `payload` part and image files) or plain JSON when
 // there are no files. Each handler checks, then calls one write of shared/schedules/schedule-writes.ts.
 import { ErrorResponse } from '../../schemas/common.ts';

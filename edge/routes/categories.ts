@@ -1,4 +1,4 @@
-// Schedule category administration (issue 39): /api/schedule-categories and the display order.
+// Schedule category administration: /api/schedule-categories and the display order.
 // The list itself (GET) stays with the schedules routes, which cache it.
 import { CategoryCreate, CategoryOrder, CategoryUpdate } from '../../schemas/categories.ts';
 import { ErrorResponse, SuccessResponse } from '../../schemas/common.ts';

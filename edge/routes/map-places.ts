@@ -1,4 +1,4 @@
-// Place search for the admin console's venue picker (issue 39): GET /api/admin/map/places?query=…,
+// Place search for the admin console's venue picker: GET /api/admin/map/places?query=…,
 // the map platform's keyword search (shared/map/map-client.ts) in the venue shape events take.
 import { Type } from '@sinclair/typebox';
 import { ErrorResponse } from '../../schemas/common.ts';

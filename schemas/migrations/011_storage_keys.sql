@@ -1,4 +1,4 @@
--- Stored files are referenced by key, and their URLs are built when answering (issue 11): data
+-- Stored files are referenced by key, and their URLs are built when answering: data
 -- written under one PUBLIC_BASE_URL / STORAGE_URL answers with the current one after a restart.
 --
 -- storage_url(ref): a key of our storage (`event/12/poster/01.jpeg`) becomes

@@ -1,4 +1,4 @@
--- Search forgives typos and finds venues (issue 15). The embedded index gains the event's venue
+-- Search forgives typos and finds venues. The embedded index gains the event's venue
 -- (name, address, road address) as its own ranked field, and a typo key: the title, source, venue
 -- and member keys in jamo skeleton form (initial undoubled, vowel folded to its class, no final;
 -- shared/korean/typo.ts) with its character bigrams GIN-indexed, the candidates of a query that

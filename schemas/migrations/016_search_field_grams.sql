@@ -1,4 +1,4 @@
--- Search bigrams tagged with their field (issue 13): `grams` holds `t`, `s`, `v`, `m`, `d` and `c`
+-- Search bigrams tagged with their field: `grams` holds `t`, `s`, `v`, `m`, `d` and `c`
 -- (title, source, venue, members, description, initials) followed by the bigram or character, so
 -- a query can ask the GIN index for the documents whose title (or members …) holds a word. The
 -- service writes them (shared/search/embedded.ts, document format 3) and rebuilds rows of an older

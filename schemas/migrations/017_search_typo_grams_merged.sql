@@ -1,4 +1,4 @@
--- Typo candidates from the one GIN index (issue 15): the skeleton bigrams of the typo key now sit in
+-- Typo candidates from the one GIN index: the skeleton bigrams of the typo key now sit in
 -- `grams`, tagged `y` (document format 5), so a query that pairs a mistyped word with an exact one
 -- asks the index for both at once instead of reading every document that holds the skeleton. The
 -- service writes the new grams and rebuilds older rows at its next start; the separate index goes.

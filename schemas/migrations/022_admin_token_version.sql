@@ -1,4 +1,4 @@
--- Administrator tokens can be revoked (issue 37): each token carries the token_version of its
+-- Administrator tokens can be revoked: each token carries the token_version of its
 -- administrator when it was signed, and counts only while that is still the stored one. A password
 -- change (ADMIN_PASSWORD at start), `npm run admin -- disable|revoke` raise it. A disabled
 -- administrator cannot log in until enabled again.

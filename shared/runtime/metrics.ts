@@ -215,7 +215,7 @@ interface RouteSeries {
  * status: the edge's hot path does three small Map lookups and three increments; the Prometheus text
  * is built at scrape time (prom-client's own histogram costs several times more per observation).
  * The lookups are nested rather than one by a joined key: joining made and hashed a new string on
- * every request, a fifth of the cached path's JavaScript (issue 13); route names are the routes' own
+ * every request, a fifth of the cached path's JavaScript; route names are the routes' own
  * strings, whose hash V8 keeps.
  */
 class RequestMetrics {

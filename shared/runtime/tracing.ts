@@ -1,4 +1,4 @@
-// OpenTelemetry traces (issue 14): a span per request at the edge, per worker-pool task, per outbox
+// OpenTelemetry traces: a span per request at the edge, per worker-pool task, per outbox
 // publish and per consumed bus message, exported over OTLP/HTTP when OTEL_EXPORTER_OTLP_ENDPOINT is
 // set. The trace context travels with the work: in the outbox row (`trace_context`), then in the bus
 // message's headers (PostgreSQL bus: the `headers` column; Kafka: record headers), so an admin write,

@@ -1,4 +1,4 @@
-// Schedule category administration (issue 39): create, rename or recolour, delete, reorder. Each
+// Schedule category administration: create, rename or recolour, delete, reorder. Each
 // write logs its activity and, after the commit, drops every cached month (the listing embeds the
 // categories' names and colours) and the category list: this process at once, other replicas by a
 // schedule.changed entry marked `everyMonth` (schedule id 0 names no schedule: the indexer finds

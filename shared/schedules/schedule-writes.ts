@@ -258,7 +258,7 @@ export async function updateEvent(s: Services, id: number, current: EventState, 
   await afterScheduleCommit(s, change, { syncIndex: true }); // rule 6
 }
 
-// ---- general schedules (issue 39) ---------------------------------------------------------------
+// ---- general schedules ------------------------------------------------------------------------
 
 export type ScheduleCreate = Static<typeof ScheduleCreatePayload>;
 export type ScheduleUpdate = Static<typeof ScheduleUpdatePayload>;

@@ -20,7 +20,7 @@ export interface SearchPage {
   total: number;
   /** Set when more documents match than `total` counts: whether any follow this page. */
   hasMore?: boolean;
-  /** Query words the results do not match: no document matched every word (issue 41). */
+  /** Query words the results do not match: no document matched every word. */
   ignoredWords?: string[];
 }
 

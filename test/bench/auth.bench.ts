@@ -1,4 +1,4 @@
-// Account service benchmark (issue 2, "Benchmark"): login throughput against the machine's bcrypt
+// Account service benchmark: login throughput against the machine's bcrypt
 // limit, and GET /auth/me latency while logins saturate the bcrypt pool. Printed, never asserted.
 //   node --import tsx test/bench/auth.bench.ts
 // 1. bcrypt.compareSync at cost 10 on the main thread for ~3 s, before the service starts:

@@ -1,4 +1,4 @@
-// Benchmark (issue 39): the cached calendar feed (GET /api/schedules/calendar.ics, the demo data's
+// Benchmark: the cached calendar feed (GET /api/schedules/calendar.ics, the demo data's
 // whole 16-month window) against the cached month listing, both from the real `npm start` process
 // (all roles, embedded PostgreSQL, demo data), taking turns in rounds; plain, br and 304. The load
 // generator is autocannon in its own process on the same cores.

@@ -1,4 +1,4 @@
-// Benchmark (issues 4 and 13): the cached monthly listing of the demo data (May 2026) served by the
+// Benchmark: the cached monthly listing of the demo data (May 2026) served by the
 // real `npm start` process (all roles, embedded PostgreSQL), against a bare uWebSockets.js server
 // and a Fastify server answering the same bytes from memory with ETag/304, side by side in one run;
 // then the same month compressed (br, gzip) and revalidated (304), with the bytes on the wire of
@@ -153,7 +153,7 @@ logged.child.kill('SIGTERM');
 await new Promise((resolve) => logged.child.once('exit', resolve));
 await rm(loggedDir, { recursive: true, force: true });
 const [unlogged, withLog] = best(accessLog) as [Load, Load];
-console.log(`access log (issue 38): off ${Math.round(unlogged.requests)} req/s, on ${Math.round(withLog.requests)} req/s (${loggedLines} lines); on/off: median of the rounds ${median(ratios(accessLog, 1, 0)).toFixed(3)}, best rounds ${(withLog.requests / unlogged.requests).toFixed(3)} (aim ≥ 0.95); round by round ${ratios(accessLog, 1, 0).map((ratio) => ratio.toFixed(3)).join(', ')}`);
+console.log(`access log: off ${Math.round(unlogged.requests)} req/s, on ${Math.round(withLog.requests)} req/s (${loggedLines} lines); on/off: median of the rounds ${median(ratios(accessLog, 1, 0)).toFixed(3)}, best rounds ${(withLog.requests / unlogged.requests).toFixed(3)} (aim ≥ 0.95); round by round ${ratios(accessLog, 1, 0).map((ratio) => ratio.toFixed(3)).join(', ')}`);
 if (process.env.BENCH_ONLY === 'access-log') {
   server.kill('SIGTERM');
   await new Promise((resolve) => server.once('exit', resolve));

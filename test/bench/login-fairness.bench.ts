@@ -1,4 +1,4 @@
-// Login fairness under attack (issue 10): 120 attacking client addresses loop on logins for unknown
+// Login fairness under attack: 120 attacking client addresses loop on logins for unknown
 // e-mails while 10 legitimate users each log in once. Printed, never asserted.
 //   node --import tsx test/bench/login-fairness.bench.ts
 // The real service in this process (TRUST_PROXY=0: the connection's address is the client), each

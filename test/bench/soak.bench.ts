@@ -1,4 +1,4 @@
-// Soak benchmark (issue 42): `npm start` on its embedded defaults with the demo data, under
+// Soak benchmark: `npm start` on its embedded defaults with the demo data, under
 // SOAK_MINUTES (30) of mixed traffic from CONNECTIONS keep-alive connections in this process —
 // cached months, details, searches (some saved) and suggestions, their texts asked by popularity
 // (Zipf over QUERIES of each) — and a writer creating, replacing and deleting schedules (every

@@ -1,4 +1,4 @@
-// Start-up benchmark (issue 40): the service started from its TypeScript sources through tsx (`npm
+// Start-up benchmark: the service started from its TypeScript sources through tsx (`npm
 // start`'s command, START_ARGS) against the compiled JavaScript the image runs (`npm run
 // start:compiled`, COMPILED_START_ARGS, after `npm run build`), per role. Printed, never asserted.
 //   node --import tsx test/bench/startup.bench.ts        (BENCH_ROUNDS=3, ROLES=all,edge,actors,bots)

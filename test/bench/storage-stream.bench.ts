@@ -1,4 +1,4 @@
-// Benchmark (issue 11): 20 concurrent slow readers of one 100 MB stored file against the real
+// Benchmark: 20 concurrent slow readers of one 100 MB stored file against the real
 // process (`node --import tsx app/main.ts`), reading at a capped rate over raw sockets. Prints the
 // server's RSS before, after and at its peak (VmHWM) next to what holding the file per reader costs.
 // Limit: the peak is less than 64 MB above the RSS before the downloads.

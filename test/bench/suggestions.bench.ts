@@ -1,7 +1,7 @@
-// Benchmark (issue 5): suggestions through the real analysis pool over 50,000 generated schedules and
+// Benchmark: suggestions through the real analysis pool over 50,000 generated schedules and
 // 5,000 saved searches, side by side with a plain `ILIKE '%q%'` query on the same data in the same
 // run; and search through the service's index. Printed, never asserted. Then queries typed as fans
-// type (issue 41; test/bench/fan-typing-queries.ts), p99 per kind against the 5 ms aim.
+// type (test/bench/fan-typing-queries.ts), p99 per kind against the 5 ms aim.
 // Run: node --import tsx test/bench/suggestions.bench.ts
 import { connectDatabase } from '../../shared/db/database.ts';
 import { migrate } from '../../shared/db/migrate.ts';
@@ -104,7 +104,7 @@ const ilike = await measure(queries, (q) =>
     [`%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`],
   ),
 );
-// Typed as fans type (issue 41), each kind apart; distinct queries, so the pool's 5-second cache of
+// Typed as fans type, each kind apart; distinct queries, so the pool's 5-second cache of
 // identical requests answers few of them.
 const FAN_TYPING_QUERIES = 300;
 const fanQueries = fanTypingQueries(
@@ -132,7 +132,7 @@ console.log(`\n${QUERIES} queries (prefixes, initial consonants, inner syllables
 console.log(`suggestions (analysis pool): ${summary(suggestions.latencies)}  ${suggestions.serial.toFixed(0)}/s one at a time, ${suggestions.concurrent.toFixed(0)}/s with ${CONCURRENCY} in flight`);
 console.log(`plain ILIKE '%q%'          : ${summary(ilike.latencies)}  ${ilike.serial.toFixed(0)}/s one at a time, ${ilike.concurrent.toFixed(0)}/s with ${CONCURRENCY} in flight`);
 console.log(`throughput ratio (in flight): ${(suggestions.concurrent / ilike.concurrent).toFixed(1)}× (aim ≥ 10×); suggestions p99 aim < 5 ms`);
-console.log(`typed as fans type (issue 41), ${FAN_TYPING_QUERIES} suggestion queries of each kind, aim p99 < 5 ms:`);
+console.log(`typed as fans type, ${FAN_TYPING_QUERIES} suggestion queries of each kind, aim p99 < 5 ms:`);
 for (const [kind, values] of fanByKind) {
   const p99 = percentile([...values].sort((a, b) => a - b), 99);
   console.log(`  ${kind.padEnd(15)} ${summary(values)}  (e.g. ${fanQueries.find((query) => query.kind === kind)!.text}): ${p99 < 5 ? 'met' : 'MISSED'}`);

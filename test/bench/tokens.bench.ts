@@ -1,4 +1,4 @@
-// Token signing and checking on the event loop, side by side in one run (issue 13, aim 5):
+// Token signing and checking on the event loop, side by side in one run:
 //   node --import tsx test/bench/tokens.bench.ts
 // (a) the service's Tokens (shared/tokens.ts: the secret made a key object once); (b) jsonwebtoken
 // given the secret as a string, as Tokens did before (it tries the string as a PEM key on every call

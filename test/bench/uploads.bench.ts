@@ -1,4 +1,4 @@
-// Benchmark (issue 3, issue 13): poster uploads through the real edge (multipart POST /api/admin/events,
+// Benchmark: poster uploads through the real edge (multipart POST /api/admin/events,
 // three variants each, stored) against sharp's raw rate on the same images in the same run, and the
 // edge's event-loop delay while uploads run. The raw peer runs the service's own image work
 // (workers/image.worker.ts: same variants, same WebP settings) in as many threads as the service's

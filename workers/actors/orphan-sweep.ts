@@ -1,4 +1,4 @@
-// Files and rows agree after a crash (issue 11): an upload stores its files before its row commits,
+// Files and rows agree after a crash: an upload stores its files before its row commits,
 // so a process killed in between leaves objects no row references, and a put killed mid-write
 // leaves a `.part` file in storage/.tmp. The actors role sweeps both at start and then periodically:
 // objects under the prefixes this service writes that no row references and that are older than an
