@@ -212,6 +212,8 @@ export interface EdgeOptions {
    * in N is logged (with `sampled: N`); 1 = every answer; 0 (the default) = none.
    */
   accessLogEvery?: number;
+  /** Handlers that need uWS itself (the live calendar's WebSocket and event stream), mounted before the API's catch-all. */
+  mount?: (app: uWS.TemplatedApp) => void;
 }
 
 /** Seconds a client turned away by the upload budget is told to wait (Retry-After). */
@@ -634,6 +636,7 @@ export function startEdge(router: Router, hooks: EdgeHooks, logger: Logger, port
       synchronous = false;
     }
   };
+  options.mount?.(app);
   // GET has its own handler (uWS prefers it to `any`): the method is known without asking uWS.
   app.get('/*', (res, req) => onRequest(res, req, 'get'));
   app.any('/*', (res, req) => onRequest(res, req, req.getMethod()));
