@@ -90,3 +90,156 @@ test('a general schedule created, moved to another month and deleted reaches eac
   t.false(may.changes().some(changeOf(id, 'schedule.deleted')));
   t.false(july.changes().some((m) => m.id === id));
 });
+
+const form = (payload: unknown) => {
+  const data = new FormData();
+  data.append('payload', JSON.stringify(payload));
+  return data;
+};
+const sendForm = (method: string, path: string, payload: unknown) => call(service.url, method, path, { body: form(payload), token });
+const venue = (k: number) => ({ name: `실시간 무대 ${k}`, address: '서울 송파구 올림픽로 424', roadAddress: '올림픽로 424', lat: 37.52, lng: 127.12, map_id: `live-map-${k}-${Date.now()}` });
+
+test('events, video schedules, a bot\'s collected video and a member\'s birthday reach their months; a category change is a reset', async (t) => {
+  const watcher = await socket();
+  await watcher.subscribe(['2031-09', '2031-10', '2031-03', '2031-04', '2030-03']);
+  const elsewhere = await socket();
+  await elsewhere.subscribe(['2031-11']);
+  const sse = events('months=2031-09,2031-03');
+  await sse.next((e) => e.type === 'subscribed');
+
+  // An event: created, updated, deleted (multipart, as the admin console sends it).
+  const created = await sendForm('POST', '/api/admin/events', { title: '축제 무대', date: '2031-09-20', time: '19:00', schoolName: '실시간대학교', memberIds: [member.id], venue: venue(1) });
+  t.is(created.status, 201, JSON.stringify(created.body));
+  const eventId = created.body.id as number;
+  const event = await watcher.next(changeOf(eventId, 'schedule.created'));
+  t.like(event.schedule, { id: eventId, subtype: 'university', schoolName: '실시간대학교', venue: { name: venue(1).name } });
+  t.deepEqual(event.schedule, (await listing('2031-09')).find((item) => item.id === eventId));
+  t.is((await sendForm('PUT', `/api/admin/events/${eventId}`, { title: '축제 무대 2부', date: '2031-10-01', time: '20:00', schoolName: '실시간대학교', memberIds: [member.id] })).status, 200);
+  const moved = await watcher.next(changeOf(eventId, 'schedule.updated'));
+  t.deepEqual(moved.months, ['2031-09', '2031-10']);
+  t.is(moved.schedule!.title, '축제 무대 2부');
+  t.is((await send('DELETE', `/api/admin/events/${eventId}`)).status, 200);
+  t.is((await watcher.next(changeOf(eventId, 'schedule.deleted'))).schedule, null);
+  t.is((await sse.next((e) => e.type === 'schedule.created' && e.data.id === eventId)).data.schedule!.title, '축제 무대');
+
+  // A video saved by an administrator, then edited.
+  const video = await send('POST', '/api/admin/video/schedule', { videoId: 'liveVideo01', title: '브이로그', date: '2031-09-03', time: '12:00', memberIds: [member.id] });
+  t.is(video.status, 201, JSON.stringify(video.body));
+  const videoId = video.body.id as number;
+  const saved = await watcher.next(changeOf(videoId, 'schedule.created'));
+  t.like(saved.schedule, { title: '브이로그', category: { id: 6 } });
+  t.deepEqual(saved.schedule, (await listing('2031-09')).find((item) => item.id === videoId));
+  t.is((await send('PUT', `/api/admin/video/schedule/${videoId}`, { title: '브이로그 (수정)' })).status, 200);
+  t.is((await watcher.next(changeOf(videoId, 'schedule.updated'))).schedule!.title, '브이로그 (수정)');
+
+  // What a bot collected: through the bus and the schedule writer actor.
+  await service.running.services.bus.publish(TOPICS.videoCollected, 'liveVideo02', {
+    videoId: 'liveVideo02', title: '봇이 찾은 영상', description: '', channelId: null, channelName: '공식 채널', publishedAt: '2031-09-05T03:00:00Z',
+    date: '2031-09-05', time: '12:00', thumbnailUrl: null, videoType: 'video', memberIds: [member.id], botId: null,
+  });
+  const collected = await watcher.next((m) => m.type === 'schedule.created' && m.schedule?.title === '봇이 찾은 영상', 0, 30_000);
+  t.deepEqual(collected.schedule, (await listing('2031-09')).find((item) => item.id === collected.id));
+
+  // A birthday appears in every year it is listed: one message per watched year.
+  const memberPath = `/api/members/${encodeURIComponent(member.name)}`;
+  t.is((await sendForm('PUT', memberPath, { birthDate: '2001-03-15' })).status, 200);
+  const birthday = await watcher.next(changeOf(`birthday-${member.id}-2031`, 'schedule.created'));
+  t.deepEqual(birthday.months, ['2031-03']);
+  t.deepEqual(birthday.schedule, (await listing('2031-03')).find((item) => item.id === `birthday-${member.id}-2031`));
+  await watcher.next(changeOf(`birthday-${member.id}-2030`, 'schedule.created'));
+  await sse.next((e) => e.type === 'schedule.created' && e.data.id === `birthday-${member.id}-2031`);
+  t.is((await sendForm('PUT', memberPath, { birthDate: '2001-04-02' })).status, 200);
+  const movedBirthday = await watcher.next(changeOf(`birthday-${member.id}-2031`, 'schedule.updated'));
+  t.deepEqual(movedBirthday.months, ['2031-03', '2031-04']);
+  t.is(movedBirthday.schedule!.date, '2031-04-02');
+  // 2030 only watches March: the birthday left it.
+  t.is((await watcher.next(changeOf(`birthday-${member.id}-2030`, 'schedule.updated'))).schedule!.date, '2030-04-02');
+
+  // Categories are in every month's items: everyone refetches.
+  const before = watcher.messages.length;
+  t.is((await send('PUT', '/api/schedule-categories/2', { color: '#123456' })).status, 200);
+  const reset = await watcher.next((m) => m.type === 'reset', before);
+  await elsewhere.next((m) => m.type === 'reset' && m.seq === reset.seq);
+  await sse.next((e) => e.type === 'reset' && e.data.seq === reset.seq);
+
+  t.deepEqual(elsewhere.changes().filter((m) => m.type !== 'reset'), [], 'nothing of other months');
+  const seqs = watcher.changes().map((m) => m.seq!);
+  t.deepEqual(seqs, [...seqs].sort((a, b) => a - b), 'in seq order');
+});
+
+test.serial('a WebSocket resuming with since receives exactly what it missed, in order, then the live changes', async (t) => {
+  const first = await socket();
+  const { seq: start } = await first.subscribe(['2032-01']);
+  const created = await send('POST', '/api/schedules', general('2032-01-05'));
+  const seen = await first.next(changeOf(created.body.id, 'schedule.created'));
+  first.close();
+  await first.closed;
+  const missed: number[] = [];
+  for (const date of ['2032-01-06', '2032-02-01', '2032-01-07', '2032-01-08']) {
+    const response = await send('POST', '/api/schedules', general(date));
+    if (date.startsWith('2032-01')) missed.push(response.body.id);
+  }
+  t.is((await send('DELETE', `/api/schedules/${missed[0]}`)).status, 200);
+
+  const again = await socket();
+  const subscribed = await again.subscribe(['2032-01'], seen.seq);
+  const replayed = again.messages.slice(0, again.messages.indexOf(subscribed));
+  t.deepEqual(replayed.map((m) => [m.type, m.id]), [...missed.map((id) => ['schedule.created', id]), ['schedule.deleted', missed[0]]]);
+  t.true(replayed.every((m, i) => i === 0 || m.seq! > replayed[i - 1]!.seq!));
+  t.true(replayed[0]!.seq! > seen.seq! && seen.seq! > start!);
+  t.true(subscribed.seq! >= replayed.at(-1)!.seq!);
+  t.deepEqual(replayed[0]!.schedule, { ...replayed[0]!.schedule, id: missed[0] });
+  // Then live, once.
+  const later = await send('POST', '/api/schedules', general('2032-01-09'));
+  await again.next(changeOf(later.body.id, 'schedule.created'));
+  t.is(again.changes().filter((m) => m.id === later.body.id).length, 1);
+  // Resuming from the newest seq: nothing replayed.
+  const current = await socket();
+  const caughtUp = await current.subscribe(['2032-01'], (await again.next(changeOf(later.body.id, 'schedule.created'))).seq);
+  t.is(current.messages.indexOf(caughtUp), 0);
+});
+
+test.serial('an EventSource resumes with Last-Event-ID, or with since in the address', async (t) => {
+  const first = events('months=2032-03');
+  await first.next((e) => e.type === 'subscribed');
+  const a = await send('POST', '/api/schedules', general('2032-03-01'));
+  const seen = await first.next((e) => e.data.id === a.body.id);
+  first.close();
+  const missed = [];
+  for (let i = 2; i <= 4; i++) missed.push((await send('POST', '/api/schedules', general(`2032-03-0${i}`))).body.id);
+
+  const byHeader = events('months=2032-03', { ...from(), 'last-event-id': seen.lastEventId });
+  const subscribed = await byHeader.next((e) => e.type === 'subscribed');
+  t.deepEqual(byHeader.changes().map((e) => e.data.id), missed);
+  t.deepEqual(byHeader.changes().map((e) => e.lastEventId), byHeader.changes().map((e) => String(e.data.seq)));
+  t.is(subscribed.lastEventId, String(subscribed.data.seq));
+
+  const bySince = events(`months=2032-03&since=${seen.lastEventId}`);
+  await bySince.next((e) => e.type === 'subscribed');
+  t.deepEqual(bySince.changes().map((e) => e.data.id), missed);
+});
+
+test.serial('resuming from before the retention window gets one reset, then the live changes', async (t) => {
+  const old = await socket();
+  const { seq } = await old.subscribe(['2032-05']);
+  await send('POST', '/api/schedules', general('2032-05-01'));
+  await send('POST', '/api/schedules', general('2032-05-02'));
+  // What the actors role does after 24 hours and 10,000 newer changes, here at once.
+  t.true((await pruneChangeLog(db(), { hours: 0, changes: 1 })) > 0);
+  old.close();
+
+  const back = await socket();
+  const subscribed = await back.subscribe(['2032-05'], seq);
+  t.deepEqual(back.messages.map((m) => m.type), ['reset', 'subscribed']);
+  t.is(back.messages[0]!.seq, subscribed.seq);
+  const sse = events(`months=2032-05&since=${seq}`);
+  const reset = await sse.next((e) => e.type === 'reset');
+  t.is(reset.lastEventId, String(reset.data.seq));
+  const later = await send('POST', '/api/schedules', general('2032-05-03'));
+  await back.next(changeOf(later.body.id, 'schedule.created'));
+  await sse.next((e) => e.data.id === later.body.id);
+  // A seq this log never reached (another database, a restore) is a reset too.
+  const stranger = await socket();
+  await stranger.subscribe(['2032-05'], 10_000_000);
+  t.is(stranger.messages[0]!.type, 'reset');
+});
