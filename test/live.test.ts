@@ -243,3 +243,139 @@ test.serial('resuming from before the retention window gets one reset, then the 
   await stranger.subscribe(['2032-05'], 10_000_000);
   t.is(stranger.messages[0]!.type, 'reset');
 });
+
+test('a bad subscribe message gets an error message, then close 1008', async (t) => {
+  const cases: Array<[unknown, string]> = [
+    ['not json', 'invalid_message'],
+    [{ type: 'watch', months: ['2031-05'] }, 'unknown_type'],
+    [{ type: 'subscribe', months: ['2031-13'] }, 'invalid_month'],
+    [{ type: 'subscribe', months: [] }, 'invalid_months'],
+    [{ type: 'subscribe', months: Array.from({ length: 25 }, (_, i) => `20${30 + Math.floor(i / 12)}-${String((i % 12) + 1).padStart(2, '0')}`) }, 'too_many_months'],
+    [{ type: 'subscribe', months: ['2031-05'], since: -1 }, 'invalid_since'],
+    [{ type: 'subscribe', months: ['2031-05'], since: '12' }, 'invalid_since'],
+  ];
+  for (const [message, code] of cases) {
+    const live = await socket();
+    live.send(message);
+    const { code: closeCode } = await live.closed;
+    t.is(closeCode, 1008, code);
+    t.like(live.messages[0], { type: 'error', code }, code);
+    t.regex(String(live.messages[0]!.error), /[가-힣]/);
+  }
+  // A ping is answered; an unsubscribe stops the month.
+  const live = await socket();
+  live.send({ type: 'ping' });
+  await live.next((m) => m.type === 'pong');
+  await live.subscribe(['2031-12', '2030-12']);
+  live.send({ type: 'unsubscribe', months: ['2031-12'] });
+  await live.next((m) => m.type === 'unsubscribed');
+  const created = await send('POST', '/api/schedules', general('2031-12-24'));
+  const other = await send('POST', '/api/schedules', general('2030-12-24'));
+  await live.next(changeOf(other.body.id, 'schedule.created'));
+  t.false(live.messages.some((m) => m.id === created.body.id));
+});
+
+test('the event stream: 400 for bad months or since, 406 without Accept: text/event-stream, comment lines keep it open', async (t) => {
+  const get = (query: string, headers: Record<string, string> = { accept: 'text/event-stream', ...from() }) => call(service.url, 'GET', `/api/schedules/live${query}`, { headers });
+  for (const [query, code] of [['', 'invalid_months'], ['?months=2031-5', 'invalid_month'], ['?months=2031-05&since=x', 'invalid_since'], [`?months=${Array.from({ length: 25 }, (_, i) => `2030-${String((i % 12) + 1).padStart(2, '0')}`).map((m, i) => (i >= 12 ? m.replace('2030', '2031') : m)).slice(0, 24).join(',')},2032-01`, 'too_many_months']] as const) {
+    const response = await get(query);
+    t.is(response.status, 400, query);
+    t.is(response.body.code, code, query);
+  }
+  const plain = await get('?months=2031-05', {});
+  t.is(plain.status, 406);
+  t.is(plain.body.code, 'not_acceptable');
+
+  const controller = new AbortController();
+  const response = await fetch(`${service.url}/api/schedules/live?months=2031-08`, { headers: { accept: 'text/event-stream', ...from() }, signal: controller.signal });
+  t.is(response.status, 200);
+  t.regex(response.headers.get('content-type')!, /^text\/event-stream/);
+  t.is(response.headers.get('x-accel-buffering'), 'no');
+  t.is(response.headers.get('access-control-allow-origin'), '*');
+  const reader = response.body!.getReader();
+  let text = '';
+  const deadline = Date.now() + 10_000;
+  while (!text.includes(': keep-alive\n\n') && Date.now() < deadline) text += new TextDecoder().decode((await reader.read()).value);
+  t.true(text.includes(': keep-alive\n\n'), text);
+  controller.abort();
+});
+
+test('per-client limit: the fourth connection of one address is refused (WebSocket close 1008, SSE 429)', async (t) => {
+  const address = from();
+  const held = [await socket(address), await socket(address), await socket(address)];
+  const fourth = await socket(address);
+  t.is((await fourth.closed).code, 1008);
+  t.like(fourth.messages[0], { type: 'error', code: 'too_many_connections' });
+  const sse = await call(service.url, 'GET', '/api/schedules/live?months=2031-05', { headers: { accept: 'text/event-stream', ...address } });
+  t.is(sse.status, 429);
+  t.is(sse.body.code, 'too_many_connections');
+  t.truthy(sse.headers.get('retry-after'));
+  // A connection closed is a connection given back.
+  held[0]!.close();
+  await held[0]!.closed;
+  const again = await socket(address);
+  await again.subscribe(['2031-05']);
+  t.pass();
+});
+
+/** Rows of about `bytes` each, written to the change log for `month` as a write would, without the schedules behind them. */
+async function bigChanges(month: string, count: number, bytes: number): Promise<void> {
+  const item = { id: 1, title: 'x'.repeat(bytes), date: `${month}-01`, time: null, category: { id: 2, name: '공연', color: '#000000' }, source_name: null, source_url: null, members: [], is_event: false };
+  await db().none(`INSERT INTO live_changes (kind, target_id, months, item) SELECT 'updated', 1, ARRAY[$1], $2::jsonb FROM generate_series(1, $3)`, [month, JSON.stringify(item), count]);
+  service.running.services.live?.wake();
+}
+const metric = async (name: string) => {
+  const text = await (await fetch(`${service.metricsUrl}/metrics`)).text();
+  return Number(new RegExp(`^${name.replace(/[{}"]/g, '\\$&')} (\\S+)$`, 'm').exec(text)?.[1] ?? 'NaN');
+};
+
+test.serial('a subscriber that does not read is dropped past its buffer limit; one that reads gets everything', async (t) => {
+  const reader = await socket();
+  const { seq } = await reader.subscribe(['2033-01']);
+  const stalled = await socket();
+  await stalled.subscribe(['2033-01']);
+  (stalled.socket as unknown as { _socket: { pause(): void; resume(): void } })._socket.pause();
+  // An event stream whose client never reads: a bare TCP connection.
+  const address = from()['x-forwarded-for'];
+  const raw = connect(Number(new URL(service.url).port), '127.0.0.1');
+  raw.on('error', () => undefined);
+  raw.write(`GET /api/schedules/live?months=2033-01 HTTP/1.1\r\nHost: x\r\nAccept: text/event-stream\r\nX-Forwarded-For: ${address}\r\n\r\n`);
+  raw.pause();
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  const droppedBefore = { ws: await metric('live_subscribers_dropped_total{transport="websocket"}'), sse: await metric('live_subscribers_dropped_total{transport="sse"}') };
+
+  // 24 MB in bursts of 2 MB, past what the loopback socket buffers hold for the stalled clients.
+  for (let burst = 0; burst < 12; burst++) {
+    await bigChanges('2033-01', 20, 100 * 1024);
+    await new Promise((resolve) => setTimeout(resolve, 400));
+  }
+  await reader.next(() => reader.changes().length >= 240, 0, 60_000);
+  const got = reader.changes();
+  t.is(got.length, 240);
+  t.true(got.every((m, i) => m.seq === (i === 0 ? got[0]!.seq : got[i - 1]!.seq! + 1)) && got[0]!.seq! > seq!);
+  const { ws, sse } = { ws: await metric('live_subscribers_dropped_total{transport="websocket"}'), sse: await metric('live_subscribers_dropped_total{transport="sse"}') };
+  t.is(ws, droppedBefore.ws + 1);
+  t.is(sse, droppedBefore.sse + 1);
+  // The stalled socket, reading again, finds a gap-free prefix and then the close: it resumes with its last seq.
+  (stalled.socket as unknown as { _socket: { resume(): void } })._socket.resume();
+  await stalled.closed;
+  const partial = stalled.changes();
+  t.true(partial.length < 240);
+  t.true(partial.every((m, i) => i === 0 || m.seq === partial[i - 1]!.seq! + 1));
+  raw.destroy();
+});
+
+test('the AsyncAPI document is valid AsyncAPI 3.0, names both transports, and the API reference links it', async (t) => {
+  const { Parser } = await import('@asyncapi/parser');
+  const response = await call(service.url, 'GET', '/api/asyncapi.json');
+  t.is(response.status, 200);
+  const diagnostics = await new Parser().validate(JSON.stringify(response.body));
+  t.deepEqual(diagnostics.filter((d) => d.severity === 0).map((d) => `${d.path.join('.')}: ${d.message}`), []);
+  t.is(response.body.asyncapi, '3.0.0');
+  t.deepEqual(Object.keys(response.body.channels).sort(), ['liveEventStream', 'liveWebSocket']);
+  const openapi = (await call(service.url, 'GET', '/api/openapi.json')).body;
+  const live = openapi.paths['/api/schedules/live'].get;
+  t.truthy(live.responses['200'].content['text/event-stream']);
+  t.deepEqual(live.parameters.map((p: { name: string }) => p.name).sort(), ['months', 'since']);
+  t.regex(live.description, /\/api\/asyncapi\.json/);
+});

@@ -13,6 +13,9 @@ import { webSocketTransport } from './websocket.ts';
 
 export const LIVE_PATH = '/api/schedules/live';
 
+/** How often subscribers' backlogs are checked. */
+const SWEEP_MS = 1_000;
+
 export type Transport = 'websocket' | 'sse';
 
 export interface LiveSettings {
@@ -73,6 +76,12 @@ export async function startLiveEdge(s: Services): Promise<LiveEdge> {
   const ws = webSocketTransport(() => uwsApp!, hub, limits, settings, counters, s.logger);
   const sse = sseTransport(hub, limits, settings, counters, s.logger);
   const subscribers = () => ({ websocket: ws.count(), sse: sse.count() });
+  // A subscriber over its buffer limit at two sweeps in a row, its backlog not shrinking, is not reading.
+  const sweeper = setInterval(() => {
+    ws.sweep();
+    sse.sweep();
+  }, SWEEP_MS);
+  sweeper.unref();
   return {
     mount: (app) => {
       uwsApp = app;
@@ -84,6 +93,7 @@ export async function startLiveEdge(s: Services): Promise<LiveEdge> {
     subscribers,
     wake: () => hub.wake(),
     close: async () => {
+      clearInterval(sweeper);
       sse.closeAll();
       ws.closeAll();
       await hub.stop();

@@ -10,6 +10,7 @@ import type { Logger } from '../../shared/runtime/logger.ts';
 import { clientIp } from '../server.ts';
 import type { ConnectionLimits } from './connection-limits.ts';
 import type { LiveCounters, LiveSettings } from './live-edge.ts';
+import { HARD_MARGIN_BYTES } from './websocket.ts';
 
 interface Stream {
   res: uWS.HttpResponse;
@@ -20,6 +21,8 @@ interface Stream {
   queued: number;
   congested: boolean;
   channel: Channel | null;
+  /** Queued bytes at the last sweep. */
+  backlog: number;
 }
 
 /** Parameters of a stream, or the 400 to answer. */
@@ -56,6 +59,8 @@ export interface SseTransport {
   /** The GET handler; yields (to the API's own routing) when the client does not ask for an event stream. */
   handle(res: uWS.HttpResponse, req: uWS.HttpRequest): void;
   count(): number;
+  /** Drops the streams whose queued bytes stayed over the limit since the last sweep without shrinking. */
+  sweep(): void;
   /** Ends every stream (graceful stop): EventSource reconnects, to another replica. */
   closeAll(): void;
 }
@@ -80,18 +85,19 @@ export function sseTransport(hub: LiveHub, limits: ConnectionLimits, settings: L
       });
     }
   };
+  const drop = (stream: Stream) => {
+    // Never a growing buffer: the client resumes from its last event id on reconnecting.
+    counters.dropped('sse');
+    const res = stream.res;
+    end(stream);
+    res.close();
+  };
   const write = (stream: Stream, frame: string) => {
     if (stream.closed) return;
     if (stream.congested) {
       stream.queue.push(frame);
       stream.queued += frame.length;
-      if (stream.queued > settings.maxBufferedBytes) {
-        // Never a growing buffer: the client resumes from its last event id on reconnecting.
-        counters.dropped('sse');
-        const res = stream.res;
-        end(stream);
-        res.close();
-      }
+      if (stream.queued > settings.maxBufferedBytes + HARD_MARGIN_BYTES) drop(stream);
       return;
     }
     stream.res.cork(() => {
@@ -131,7 +137,7 @@ export function sseTransport(hub: LiveHub, limits: ConnectionLimits, settings: L
       if (admission === 'client') return answer('429 Too Many Requests', 'too_many_connections', `한 주소에서 열 수 있는 실시간 연결은 ${settings.maxConnectionsPerClient}개까지입니다.`, [['Retry-After', '30']]);
       return answer('503 Service Unavailable', 'server_busy', '실시간 연결이 너무 많습니다. 잠시 후 다시 연결해 주세요.', [['Retry-After', '5']]);
     }
-    const stream: Stream = { res, key, closed: false, queue: [], queued: 0, congested: false, channel: null };
+    const stream: Stream = { res, key, closed: false, queue: [], queued: 0, congested: false, channel: null, backlog: 0 };
     streams.add(stream);
     res.onAborted(() => end(stream));
     res.onWritable(() => {
@@ -167,6 +173,13 @@ export function sseTransport(hub: LiveHub, limits: ConnectionLimits, settings: L
   return {
     handle,
     count: () => streams.size,
+    sweep: () => {
+      for (const stream of [...streams]) {
+        const backlog = stream.queued;
+        if (backlog > settings.maxBufferedBytes && stream.backlog > settings.maxBufferedBytes && backlog >= stream.backlog) drop(stream);
+        else stream.backlog = backlog;
+      }
+    },
     closeAll: () => {
       clearInterval(heartbeat);
       for (const stream of [...streams]) {

@@ -22,12 +22,20 @@ interface Connection {
   /** Subscribe and unsubscribe messages are handled one after another. */
   queue: Promise<void>;
   closed: boolean;
+  /** Unsent bytes at the last sweep (slowSweep). */
+  backlog: number;
 }
 
 type Socket = uWS.WebSocket<Connection>;
 
 /** Words a client may send: JSON messages only, small. */
 const MAX_MESSAGE_BYTES = 4 * 1024;
+
+/**
+ * A reader's backlog may pass the limit for a moment (a burst of changes); a socket whose backlog
+ * is this far past it is not reading, and is dropped at once.
+ */
+export const HARD_MARGIN_BYTES = 8 * 1024 * 1024;
 
 const topicOf = (months: Iterable<string>) => `live:${[...months].sort().join(',')}`;
 
@@ -70,6 +78,8 @@ export interface WebSocketTransport {
   behavior: uWS.WebSocketBehavior<Connection>;
   /** Sockets open now. */
   count(): number;
+  /** Drops the sockets whose unsent bytes stayed over the limit since the last sweep without shrinking. */
+  sweep(): void;
   /** Closes every socket with 1001 (going away): clients reconnect to another replica. */
   closeAll(): void;
 }
@@ -156,30 +166,28 @@ export function webSocketTransport(app: () => uWS.TemplatedApp, hub: LiveHub, li
     send(ws, state, JSON.stringify({ type: 'unsubscribed', months: request.months, seq: hub.latest }));
   };
 
-  // A socket whose unsent bytes passed the limit is closed at once (its buffer freed); it resumes
-  // with its last seq on reconnecting. Checked after each round of changes: uWS's own limit sits
-  // well above, so uWS never skips a message of a socket that is still open.
+  const drop = (ws: Socket) => {
+    counters.dropped('websocket');
+    ws.close(); // at once, its buffer freed; the client resumes with its last seq
+  };
+  // Past the hard bound right after a round of changes: closed before uWS's own limit (higher
+  // still) could make it skip a message of a socket that stays open.
   hub.afterRound.push(() => {
-    for (const ws of sockets) {
-      if (ws.getBufferedAmount() > settings.maxBufferedBytes) {
-        counters.dropped('websocket');
-        ws.close();
-      }
-    }
+    for (const ws of sockets) if (ws.getBufferedAmount() > settings.maxBufferedBytes + HARD_MARGIN_BYTES) drop(ws);
   });
 
   const behavior: uWS.WebSocketBehavior<Connection> = {
     maxPayloadLength: MAX_MESSAGE_BYTES,
     idleTimeout: settings.idleTimeoutSeconds,
     sendPingsAutomatically: true,
-    maxBackpressure: settings.maxBufferedBytes + 16 * 1024 * 1024,
+    maxBackpressure: settings.maxBufferedBytes + 2 * HARD_MARGIN_BYTES,
     upgrade: (res, req, context) => {
       const headers = {
         'x-forwarded-for': req.getHeader('x-forwarded-for') || undefined,
         'x-real-ip': req.getHeader('x-real-ip') || undefined,
       };
       const { admission, key } = limits.take(clientIp(headers, res.getRemoteAddressAsText(), settings.trustProxy)());
-      const state: Connection = { key, admission, months: new Set(), topic: null, liveFrom: 0, queue: Promise.resolve(), closed: false };
+      const state: Connection = { key, admission, months: new Set(), topic: null, liveFrom: 0, queue: Promise.resolve(), closed: false, backlog: 0 };
       res.upgrade(state, req.getHeader('sec-websocket-key'), req.getHeader('sec-websocket-protocol'), req.getHeader('sec-websocket-extensions'), context);
     },
     open: (ws) => {
@@ -220,6 +228,14 @@ export function webSocketTransport(app: () => uWS.TemplatedApp, hub: LiveHub, li
   return {
     behavior,
     count: () => sockets.size,
+    sweep: () => {
+      for (const ws of sockets) {
+        const state = ws.getUserData();
+        const backlog = ws.getBufferedAmount();
+        if (backlog > settings.maxBufferedBytes && state.backlog > settings.maxBufferedBytes && backlog >= state.backlog) drop(ws);
+        else state.backlog = backlog;
+      }
+    },
     closeAll: () => {
       for (const ws of [...sockets]) ws.end(1001, 'server stopping');
     },
