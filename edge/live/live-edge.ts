@@ -4,10 +4,10 @@
 // shutdown, so clients move to another replica.
 import type uWS from 'uWebSockets.js';
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
-import type { Config } from '../../shared/runtime/config.ts';
 import type { Services } from '../../shared/services.ts';
 import { LiveHub } from '../../shared/live/live-hub.ts';
-import { ConnectionLimits, type Admission } from './connection-limits.ts';
+import { ConnectionLimits } from './connection-limits.ts';
+import { liveSettings, type LiveCounters, type Transport } from './live-settings.ts';
 import { sseTransport } from './sse.ts';
 import { webSocketTransport } from './websocket.ts';
 
@@ -15,26 +15,6 @@ export const LIVE_PATH = '/api/schedules/live';
 
 /** How often subscribers' backlogs are checked. */
 const SWEEP_MS = 1_000;
-
-export type Transport = 'websocket' | 'sse';
-
-export interface LiveSettings {
-  maxConnections: number;
-  maxConnectionsPerClient: number;
-  maxMonths: number;
-  maxBufferedBytes: number;
-  idleTimeoutSeconds: number;
-  heartbeatSeconds: number;
-  trustProxy: number;
-}
-
-export const liveSettings = (config: Config): LiveSettings => ({ ...config.live, trustProxy: config.trustProxy });
-
-export interface LiveCounters {
-  sent(transport: Transport, messages: number): void;
-  dropped(transport: Transport): void;
-  refused(admission: Exclude<Admission, 'ok'>): void;
-}
 
 export interface LiveEdge {
   /** Routes GET /api/schedules/live on the uWS app: upgrades to WebSocket, event streams to SSE; anything else falls through to the API router. */

@@ -9,8 +9,7 @@ import { MONTH_KEY, resetMessage, sseEvent, type LiveMessage } from '../../share
 import type { Logger } from '../../shared/runtime/logger.ts';
 import { clientIp } from '../server.ts';
 import type { ConnectionLimits } from './connection-limits.ts';
-import type { LiveCounters, LiveSettings } from './live-edge.ts';
-import { HARD_MARGIN_BYTES } from './websocket.ts';
+import { HARD_MARGIN_BYTES, type LiveCounters, type LiveSettings } from './live-settings.ts';
 
 interface Stream {
   res: uWS.HttpResponse;

@@ -8,7 +8,7 @@ import { MONTH_KEY, resetMessage, type LiveMessage } from '../../shared/live/mes
 import type { Logger } from '../../shared/runtime/logger.ts';
 import { clientIp } from '../server.ts';
 import type { ConnectionLimits } from './connection-limits.ts';
-import type { LiveCounters, LiveSettings } from './live-edge.ts';
+import { HARD_MARGIN_BYTES, type LiveCounters, type LiveSettings } from './live-settings.ts';
 
 /** One socket's state (uWS user data). */
 interface Connection {
@@ -30,12 +30,6 @@ type Socket = uWS.WebSocket<Connection>;
 
 /** Words a client may send: JSON messages only, small. */
 const MAX_MESSAGE_BYTES = 4 * 1024;
-
-/**
- * A reader's backlog may pass the limit for a moment (a burst of changes); a socket whose backlog
- * is this far past it is not reading, and is dropped at once.
- */
-export const HARD_MARGIN_BYTES = 8 * 1024 * 1024;
 
 const topicOf = (months: Iterable<string>) => `live:${[...months].sort().join(',')}`;
 
