@@ -59,7 +59,9 @@ async function main(): Promise<void> {
     // Warm the write path (pools, prepared statements) before the baseline.
     for (let i = 0; i < 5; i++) await call(service.url, 'POST', '/api/schedules', { token, json: { categoryId: 2, title: `예열 ${i}`, date: '2027-01-01', time: '10:00' } });
     await sleep(2_000);
+    const heapUsed = async () => Number(/^nodejs_heap_size_used_bytes (\S+)$/m.exec(await service.metrics())![1]) / 1024 ** 2;
     const baseline = await rssMb(service.pid);
+    const baselineHeap = await heapUsed();
     const startedAt = performance.now();
     for (let i = 0; i < LOADERS; i++) {
       const child = fork(new URL('./live-load.ts', import.meta.url).pathname, [], {
@@ -73,8 +75,12 @@ async function main(): Promise<void> {
     console.log(`subscribers: ${opened.websocket} WebSocket + ${opened.sse} SSE, opened in ${((performance.now() - startedAt) / 1000).toFixed(1)} s`);
     await sleep(5_000);
     const held = await rssMb(service.pid);
-    const perThousand = ((held - baseline) * 1024) / ((opened.websocket + opened.sse) / 1000);
-    console.log(`RSS: ${baseline.toFixed(0)} MB before, ${held.toFixed(0)} MB holding them: ${perThousand.toFixed(0)} KB per 1,000 idle subscribers, ${(perThousand / 1000).toFixed(1)} KB each (aim < 20)`);
+    const heldHeap = await heapUsed();
+    const thousands = (opened.websocket + opened.sse) / 1000;
+    const perThousand = ((held - baseline) * 1024) / thousands;
+    console.log(`RSS: ${baseline.toFixed(0)} MB before, ${held.toFixed(0)} MB holding them: ${perThousand.toFixed(0)} KB per 1,000 idle subscribers, ${(perThousand / 1000).toFixed(1)} KB each (aim < 20); V8 heap used ${baselineHeap.toFixed(1)} → ${heldHeap.toFixed(1)} MB (${(((heldHeap - baselineHeap) * 1024) / thousands).toFixed(0)} KB per 1,000)`);
+    const load = (await readFile('/proc/loadavg', 'utf8')).split(' ').slice(0, 3).join(' ');
+    console.log(`load average ${load}`);
 
     // Subscribers per month, as the loaders assign them (subscriber i of loader l: MONTHS[(l*7 + i) % 12]).
     const perMonth = new Map(MONTHS.map((m) => [m, 0]));
@@ -134,7 +140,7 @@ async function main(): Promise<void> {
     console.log(`burst: ${BURST} writes committed in ${((performance.now() - burstStart) / 1000).toFixed(2)} s (${BURST_CONCURRENCY} at a time)`);
     await phase(`a burst of ${BURST} writes (aim p99 < 1 s)`, burst);
     const metrics = await service.metrics();
-    console.log(metrics.split('\n').filter((line) => line.startsWith('live_subscribers_dropped_total') || line.startsWith('live_subscribers{') || line.startsWith('live_delivery_lag_seconds_count')).join('\n'));
+    console.log(metrics.split('\n').filter((line) => line.startsWith('live_subscribers_dropped_total') || line.startsWith('live_subscribers{') || line.startsWith('live_delivery_lag_seconds_')).join('\n'));
   } finally {
     for (const child of loaders) child.send({ cmd: 'exit' });
     await db.close();
