@@ -44,7 +44,7 @@ const LIBUS_LISTEN_EXCLUSIVE_PORT = (uWS as unknown as { LIBUS_LISTEN_EXCLUSIVE_
 type ListenWithOptions = (host: string, port: number, options: number, cb: (socket: uWS.us_listen_socket | false) => void) => uWS.TemplatedApp;
 
 const METHODS_WITH_BODY = new Set(['post', 'put', 'patch', 'delete']);
-const CORS_ALLOW_HEADERS = 'Authorization, Content-Type, If-None-Match, If-Modified-Since, X-Request-Id';
+const CORS_ALLOW_HEADERS = 'Authorization, Content-Type, If-None-Match, If-Modified-Since, X-Request-Id, Last-Event-ID';
 const CORS_EXPOSE_HEADERS = 'ETag, X-Request-Id, Retry-After';
 const CORS_FILE_EXPOSE_HEADERS = 'ETag, X-Request-Id, Content-Range, Accept-Ranges, Content-Length';
 const JSON_TYPE = 'application/json; charset=utf-8';

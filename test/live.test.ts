@@ -379,3 +379,28 @@ test('the AsyncAPI document is valid AsyncAPI 3.0, names both transports, and th
   t.deepEqual(live.parameters.map((p: { name: string }) => p.name).sort(), ['months', 'since']);
   t.regex(live.description, /\/api\/asyncapi\.json/);
 });
+
+test('a process-wide limit (503, close 1013) and an idle timeout for a WebSocket that answers no ping', async (t) => {
+  const small = await startTestService({ LIVE_MAX_CONNECTIONS: '2', LIVE_IDLE_TIMEOUT_SECONDS: '8' });
+  try {
+    const silent = new LiveSocket(new (await import('ws')).default(`${small.url.replace('http', 'ws')}/api/schedules/live`, { autoPong: false, headers: from() }));
+    await silent.opened;
+    const answering = await LiveSocket.open(small.url, from());
+    await answering.subscribe(['2031-05']);
+    const third = await LiveSocket.open(small.url, from());
+    t.is((await third.closed).code, 1013);
+    t.like(third.messages[0], { type: 'error', code: 'server_busy' });
+    const sse = await call(small.url, 'GET', '/api/schedules/live?months=2031-05', { headers: { accept: 'text/event-stream', ...from() } });
+    t.is(sse.status, 503);
+    t.is(sse.body.code, 'server_busy');
+    // uWS pings after the idle time and closes a socket that does not answer; the one that answers stays.
+    const startedAt = Date.now();
+    await silent.closed;
+    t.true(Date.now() - startedAt >= 4_000, `closed after ${Date.now() - startedAt} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    t.is(answering.socket.readyState, answering.socket.OPEN);
+    answering.close();
+  } finally {
+    await small.stop();
+  }
+});

@@ -206,7 +206,7 @@ export function webSocketTransport(app: () => uWS.TemplatedApp, hub: LiveHub, li
       if (request.type === 'ping') return send(ws, state, '{"type":"pong"}');
       state.queue = state.queue.then(() => (request.type === 'subscribe' ? subscribe(ws, state, request) : unsubscribe(ws, state, request))).catch((error: unknown) => {
         logger.warn({ err: error }, 'live: a subscription failed');
-        refuse(ws, state, 'unavailable', '지금은 구독할 수 없습니다. 잠시 후 다시 연결해 주세요.', 1011);
+        refuse(ws, state, 'service_unavailable', '지금은 구독할 수 없습니다. 잠시 후 다시 연결해 주세요.', 1011);
       });
     },
     close: (ws) => {
