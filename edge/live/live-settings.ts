@@ -28,3 +28,8 @@ export interface LiveCounters {
  * backlog is this far past it is not reading, and is dropped at once.
  */
 export const HARD_MARGIN_BYTES = 8 * 1024 * 1024;
+
+/** Resolves once `backlog()` is at most `limit` bytes, or `gone()`; polled, as neither transport reports draining to a waiter. */
+export async function drainedBelow(backlog: () => number, limit: number, gone: () => boolean): Promise<void> {
+  while (!gone() && backlog() > limit) await new Promise((resolve) => setTimeout(resolve, 20));
+}

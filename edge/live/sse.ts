@@ -9,7 +9,7 @@ import { MONTH_KEY, resetMessage, sseEvent, type LiveMessage } from '../../share
 import type { Logger } from '../../shared/runtime/logger.ts';
 import { clientIp } from '../server.ts';
 import type { ConnectionLimits } from './connection-limits.ts';
-import { HARD_MARGIN_BYTES, type LiveCounters, type LiveSettings } from './live-settings.ts';
+import { drainedBelow, HARD_MARGIN_BYTES, type LiveCounters, type LiveSettings } from './live-settings.ts';
 
 interface Stream {
   res: uWS.HttpResponse;
@@ -154,6 +154,7 @@ export function sseTransport(hub: LiveHub, limits: ConnectionLimits, settings: L
     hub.join(parsed.months, parsed.since, {
       replay: (message) => deliver(stream, message),
       gone: () => stream.closed,
+      drained: () => drainedBelow(() => stream.queued, settings.maxBufferedBytes / 2, () => stream.closed),
       live: ({ seq, reset }) => {
         if (stream.closed) return;
         if (reset) deliver(stream, resetMessage(seq));

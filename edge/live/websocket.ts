@@ -8,7 +8,7 @@ import { MONTH_KEY, resetMessage, type LiveMessage } from '../../shared/live/mes
 import type { Logger } from '../../shared/runtime/logger.ts';
 import { clientIp } from '../server.ts';
 import type { ConnectionLimits } from './connection-limits.ts';
-import { HARD_MARGIN_BYTES, type LiveCounters, type LiveSettings } from './live-settings.ts';
+import { drainedBelow, HARD_MARGIN_BYTES, type LiveCounters, type LiveSettings } from './live-settings.ts';
 
 /** One socket's state (uWS user data). */
 interface Connection {
@@ -144,6 +144,7 @@ export function webSocketTransport(app: () => uWS.TemplatedApp, hub: LiveHub, li
       // Already live on other months: what reached the socket live is not sent again.
       skip: (message) => wasLive && message.seq <= hub.latest && message.seq > state.liveFrom && (message.type === 'reset' || message.months.some((month) => state.months.has(month))),
       gone: () => state.closed,
+      drained: () => drainedBelow(() => ws.getBufferedAmount(), settings.maxBufferedBytes / 2, () => state.closed),
       live: ({ seq, reset }: JoinOutcome) => {
         if (state.closed) return;
         if (reset) send(ws, state, resetMessage(seq).json);

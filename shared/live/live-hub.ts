@@ -32,6 +32,18 @@ export interface HubOptions {
   observeLag?: (seconds: number) => void;
 }
 
+export interface JoinHandlers {
+  replay(message: LiveMessage): void;
+  /** Called synchronously once caught up: must attach the subscriber's channel before returning. */
+  live(outcome: JoinOutcome): void;
+  /** The client left (or was dropped): the catch-up ends. */
+  gone(): boolean;
+  /** A message the subscriber already has. */
+  skip?(message: LiveMessage): boolean;
+  /** Resolves when what the replay sent so far has mostly left the process. */
+  drained?(): Promise<void>;
+}
+
 /** How a subscriber's catch-up ended: live from `seq`; `reset` when what it missed is no longer kept. */
 export type JoinOutcome = { seq: number; reset: boolean };
 
@@ -197,7 +209,7 @@ export class LiveHub {
    * returns. Past the retention window, or from a seq this log never reached, it goes live with
    * `reset: true`. `gone` ends the catch-up early (the client left): `live` is not called then.
    */
-  async join(months: readonly string[], since: number | null, handlers: { replay(message: LiveMessage): void; live(outcome: JoinOutcome): void; gone(): boolean; skip?(message: LiveMessage): boolean }): Promise<void> {
+  async join(months: readonly string[], since: number | null, handlers: JoinHandlers): Promise<void> {
     const goLive = (reset: boolean) => handlers.live({ seq: this.delivered, reset });
     if (since === null) return goLive(false);
     const bounds = await logBounds(this.options.db);
@@ -221,6 +233,9 @@ export class LiveHub {
         handlers.replay(message);
       }
       cursor = page.rows.length === REPLAY_PAGE ? page.rows.at(-1)!.seq : target;
+      // A long replay goes at the client's pace: the next page waits for this one to drain.
+      await handlers.drained?.();
+      if (handlers.gone()) return;
     }
   }
 
