@@ -163,6 +163,9 @@ test('events, video schedules, a bot\'s collected video and a member\'s birthday
   await sse.next((e) => e.type === 'reset' && e.data.seq === reset.seq);
 
   t.deepEqual(elsewhere.changes().filter((m) => m.type !== 'reset'), [], 'nothing of other months');
+  t.true((await metric('live_messages_sent_total{transport="websocket"}')) > 0);
+  t.true((await metric('live_messages_sent_total{transport="sse"}')) > 0);
+  t.true((await metric('live_delivery_lag_seconds_count')) > 0);
   const seqs = watcher.changes().map((m) => m.seq!);
   t.deepEqual(seqs, [...seqs].sort((a, b) => a - b), 'in seq order');
 });
@@ -310,6 +313,8 @@ test('per-client limit: the fourth connection of one address is refused (WebSock
   t.is(sse.status, 429);
   t.is(sse.body.code, 'too_many_connections');
   t.truthy(sse.headers.get('retry-after'));
+  t.true((await metric('live_connections_refused_total{limit="client"}')) >= 2);
+  t.true((await metric('live_subscribers{transport="websocket"}')) >= 3);
   // A connection closed is a connection given back.
   held[0]!.close();
   await held[0]!.closed;
