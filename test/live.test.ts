@@ -339,6 +339,9 @@ test.serial('a subscriber that does not read is dropped past its buffer limit; o
   const { seq } = await reader.subscribe(['2033-01']);
   const stalled = await socket();
   await stalled.subscribe(['2033-01']);
+  // An EventSource that reads: its stream is congested by the bursts and must catch up, not be dropped.
+  const sseReader = events('months=2033-01');
+  await sseReader.next((e) => e.type === 'subscribed');
   (stalled.socket as unknown as { _socket: { pause(): void; resume(): void } })._socket.pause();
   // An event stream whose client never reads: a bare TCP connection.
   const address = from()['x-forwarded-for'];
@@ -357,6 +360,8 @@ test.serial('a subscriber that does not read is dropped past its buffer limit; o
   await reader.next(() => reader.changes().length >= 240, 0, 60_000);
   const got = reader.changes();
   t.is(got.length, 240);
+  await sseReader.next(() => sseReader.changes().length >= 240, 0, 60_000);
+  t.deepEqual(sseReader.changes().map((e) => e.data.seq), got.map((m) => m.seq));
   t.true(got.every((m, i) => m.seq === (i === 0 ? got[0]!.seq : got[i - 1]!.seq! + 1)) && got[0]!.seq! > seq!);
   const { ws, sse } = { ws: await metric('live_subscribers_dropped_total{transport="websocket"}'), sse: await metric('live_subscribers_dropped_total{transport="sse"}') };
   t.is(ws, droppedBefore.ws + 1);
