@@ -197,6 +197,7 @@ export function webSocketTransport(app: () => uWS.TemplatedApp, hub: LiveHub, li
     },
     message: (ws, raw) => {
       const state = ws.getUserData();
+      if (state.admission !== 'ok' || state.closed) return; // refused: closing
       let request: ClientMessage;
       try {
         request = parseMessage(raw, settings.maxMonths);
