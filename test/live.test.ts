@@ -227,6 +227,9 @@ test.serial('resuming from before the retention window gets one reset, then the 
   const { seq } = await old.subscribe(['2032-05']);
   await send('POST', '/api/schedules', general('2032-05-01'));
   await send('POST', '/api/schedules', general('2032-05-02'));
+  // A change is kept while it is younger than the window or among the newest changes.
+  t.is(await pruneChangeLog(db(), { hours: 24, changes: 1 }), 0, 'younger than the window');
+  t.is(await pruneChangeLog(db(), { hours: 0, changes: 1_000_000 }), 0, 'among the newest');
   // What the actors role does after 24 hours and 10,000 newer changes, here at once.
   t.true((await pruneChangeLog(db(), { hours: 0, changes: 1 })) > 0);
   old.close();

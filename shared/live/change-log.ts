@@ -131,11 +131,13 @@ export interface Retention {
  */
 export async function pruneChangeLog(db: Queryable, retention: Retention): Promise<number> {
   return db.tx('live-prune', async (tx) => {
-    const { cutoff } = await tx.one<{ cutoff: number | null }>(
-      `SELECT LEAST((SELECT max(seq) FROM live_changes) - $2,
-                    (SELECT max(seq) FROM live_changes WHERE written_at < clock_timestamp() - $1 * interval '1 hour')) AS cutoff`,
+    // Both bounds, not LEAST alone: LEAST skips a NULL, and no row older than the window must mean no deletion.
+    const { byCount, byAge } = await tx.one<{ byCount: number | null; byAge: number | null }>(
+      `SELECT (SELECT max(seq) FROM live_changes) - $2 AS "byCount",
+              (SELECT max(seq) FROM live_changes WHERE written_at < clock_timestamp() - $1 * interval '1 hour') AS "byAge"`,
       [retention.hours, retention.changes],
     );
+    const cutoff = byCount === null || byAge === null ? null : Math.min(byCount, byAge);
     if (cutoff === null || cutoff <= 0) return 0;
     const deleted = await tx.result('DELETE FROM live_changes WHERE seq <= $1', [cutoff]);
     await tx.none('UPDATE live_changes_pruned SET through = GREATEST(through, $1)', [cutoff]);
