@@ -48,11 +48,21 @@ export interface JoinHandlers {
 export type JoinOutcome = { seq: number; reset: boolean };
 
 const REPLAY_PAGE = 500;
+/** Rows kept in memory for replays (about 1 KB each). */
+const RECENT_ROWS = 2_000;
 /** Longest a resuming subscriber waits for this replica to reach a seq another replica already sent. */
 const REACH_TIMEOUT_MS = 5_000;
 
 export class LiveHub {
   private delivered = 0;
+  /**
+   * The newest rows fanned out, in order: every row in (recentFrom, delivered]. A subscriber back
+   * from a short absence (its replica stopped, its network blinked) is replayed from here without
+   * a query, so a replica's clients reconnecting elsewhere all at once cost the database nothing.
+   */
+  private recent: LiveRow[] = [];
+  private recentFrom = 0;
+  private birthdays: Category = birthdayCategory([]);
   private readonly byMonth = new Map<string, Set<Channel>>();
   private readonly channels = new Set<Channel>();
   private running: Promise<void> | null = null;
@@ -72,7 +82,7 @@ export class LiveHub {
 
   /** Reads where the log stands; changes written from then on are fanned out. */
   async start(): Promise<void> {
-    this.delivered = (await logBounds(this.options.db)).latest;
+    this.delivered = this.recentFrom = (await logBounds(this.options.db)).latest;
     const poll = () => {
       this.timer = setTimeout(() => {
         this.wake();
@@ -129,7 +139,7 @@ export class LiveHub {
     const rows = await changesAfter(this.options.db, this.delivered, batch);
     if (rows.length === 0) return false;
     if (rows.some((row) => row.kind === 'reset')) this.categoryGeneration++;
-    const category = birthdayCategory(await this.categories());
+    const category = (this.birthdays = birthdayCategory(await this.categories()));
     // From here to the end, synchronous: the fan-out and the advance of `delivered` are one step.
     if (rows[0]!.seq <= this.delivered) return true; // another round ran meanwhile (cannot, rounds are serial; kept as a guard)
     this.invalidate(rows);
@@ -137,6 +147,8 @@ export class LiveHub {
     const messages = collapseResets(rows.flatMap((row) => messagesOf(row, watched, category)));
     for (const message of messages) this.fanOut(message);
     this.delivered = rows.at(-1)!.seq;
+    this.recent.push(...rows);
+    if (this.recent.length > RECENT_ROWS) this.recentFrom = this.recent.splice(0, this.recent.length - RECENT_ROWS).at(-1)!.seq;
     for (const after of this.afterRound) after();
     this.release();
     return rows.length === batch;
@@ -218,6 +230,11 @@ export class LiveHub {
     if (since > this.delivered) await this.reach(since);
     if (handlers.gone()) return;
     const watched = new Set(months);
+    if (since >= this.recentFrom && since <= this.delivered) {
+      const rows = this.recent.filter((row) => row.seq > since);
+      this.replay(collapseResets(rows.flatMap((row) => messagesOf(row, watched, this.birthdays))), watched, handlers);
+      return goLive(false);
+    }
     let cursor = since;
     for (;;) {
       const target = this.delivered;
@@ -226,16 +243,19 @@ export class LiveHub {
       const category = birthdayCategory(page.rows.some((row) => row.kind === 'birthday') ? await this.categories() : []);
       if (handlers.gone()) return;
       if (page.prunedThrough > cursor) return goLive(true);
-      const messages = collapseResets(page.rows.flatMap((row) => messagesOf(row, watched, category)));
-      for (const message of messages) {
-        if (message.type !== 'reset' && !message.months.some((month) => watched.has(month))) continue;
-        if (handlers.skip?.(message)) continue;
-        handlers.replay(message);
-      }
+      this.replay(collapseResets(page.rows.flatMap((row) => messagesOf(row, watched, category))), watched, handlers);
       cursor = page.rows.length === REPLAY_PAGE ? page.rows.at(-1)!.seq : target;
       // A long replay goes at the client's pace: the next page waits for this one to drain.
       await handlers.drained?.();
       if (handlers.gone()) return;
+    }
+  }
+
+  private replay(messages: LiveMessage[], watched: ReadonlySet<string>, handlers: JoinHandlers): void {
+    for (const message of messages) {
+      if (message.type !== 'reset' && !message.months.some((month) => watched.has(month))) continue;
+      if (handlers.skip?.(message)) continue;
+      handlers.replay(message);
     }
   }
 
