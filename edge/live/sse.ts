@@ -3,10 +3,10 @@
 // event id, so the browser's EventSource resumes by itself (Last-Event-ID). Each stream is its
 // own channel in the hub; a stream that stops reading is ended once its unsent bytes pass the limit.
 import type uWS from 'uWebSockets.js';
-import { createHash } from 'node:crypto';
 import type { LiveHub, Channel } from '../../shared/live/live-hub.ts';
 import { MONTH_KEY, resetMessage, sseEvent, type LiveMessage } from '../../shared/live/messages.ts';
 import type { Logger } from '../../shared/runtime/logger.ts';
+import { requestIdOf, requestIdText } from '../request-id.ts';
 import { clientIp } from '../server.ts';
 import type { ConnectionLimits } from './connection-limits.ts';
 import { drainedBelow, HARD_MARGIN_BYTES, type LiveCounters, type LiveSettings } from './live-settings.ts';
@@ -51,8 +51,6 @@ const EVENT_STREAM_HEADERS: Array<[string, string]> = [
   ['Access-Control-Allow-Origin', '*'],
   ['X-Content-Type-Options', 'nosniff'],
 ];
-
-const requestId = (header: string) => (/^[\w.:-]{1,128}$/.test(header) ? header : createHash('sha1').update(`${Date.now()}${Math.random()}`).digest('hex').slice(0, 16));
 
 export interface SseTransport {
   /** The GET handler; yields (to the API's own routing) when the client does not ask for an event stream. */
@@ -118,7 +116,7 @@ export function sseTransport(hub: LiveHub, limits: ConnectionLimits, settings: L
       req.setYield(true); // the API's router answers (406 with the reason)
       return;
     }
-    const id = requestId(req.getHeader('x-request-id'));
+    const id = requestIdText(requestIdOf(req.getHeader('x-request-id') || undefined));
     const parsed = parseRequest(req.getQuery() ?? '', req.getHeader('last-event-id'), settings.maxMonths);
     const headers = { 'x-forwarded-for': req.getHeader('x-forwarded-for') || undefined, 'x-real-ip': req.getHeader('x-real-ip') || undefined };
     const address = clientIp(headers, res.getRemoteAddressAsText(), settings.trustProxy)();
