@@ -65,7 +65,7 @@ export function buildAsyncApi(info: { version: string; host: string; limits: { m
     error: {
       name: 'error', title: 'Error', contentType: 'application/json',
       summary: 'A refused message or connection; the server closes the socket after it (1008 policy, 1013 server busy, 1011 unavailable).',
-      payload: object({ type: { const: 'error' }, code: { type: 'string', examples: ['unknown_type', 'invalid_month', 'too_many_months', 'invalid_since', 'too_many_connections', 'server_busy'] }, error: { type: 'string', description: 'Korean message for people' } }, ['type', 'code', 'error']),
+      payload: object({ type: { const: 'error' }, code: { type: 'string', examples: ['invalid_message', 'unknown_type', 'invalid_months', 'invalid_month', 'too_many_months', 'invalid_since', 'too_many_connections', 'server_busy', 'service_unavailable'] }, error: { type: 'string', description: 'Korean message for people' } }, ['type', 'code', 'error']),
     },
   };
   const ref = (name: string) => ({ $ref: `#/components/messages/${name}` });
