@@ -7,7 +7,7 @@ import { connect } from 'node:net';
 import { insertMember } from './helpers/factory.ts';
 import { LiveEventSource, LiveSocket, type LiveMessage } from './helpers/live-clients.ts';
 import { adminToken, call, startTestService, type TestService } from './helpers/service.ts';
-import { pruneChangeLog } from '../shared/live/change-log.ts';
+import { appendLiveChanges, pruneChangeLog } from '../shared/live/change-log.ts';
 import { TOPICS } from '../shared/bus/bus.ts';
 
 let service: TestService;
@@ -416,4 +416,25 @@ test('a process-wide limit (503, close 1013) and an idle timeout for a WebSocket
   } finally {
     await small.stop();
   }
+});
+
+test('seq order is commit order: a change that took its seq first commits before any later one is visible', async (t) => {
+  const entry = (targetId: number) => [{ kind: 'deleted' as const, targetId, months: ['2035-01'] }];
+  let releaseFirst!: () => void;
+  const holding = new Promise<void>((resolve) => (releaseFirst = resolve));
+  let firstCommitted = false;
+  const first = db().tx(async (tx) => {
+    await appendLiveChanges(tx, entry(900_001));
+    await holding; // a slow writer: its seq is taken, its commit comes later
+  }).then(() => (firstCommitted = true));
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  let secondDone = false;
+  const second = db().tx((tx) => appendLiveChanges(tx, entry(900_002))).then(() => (secondDone = true));
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  t.false(secondDone, 'the later writer waits for the earlier one to commit');
+  releaseFirst();
+  await Promise.all([first, second]);
+  t.true(firstCommitted);
+  const rows = await db().any<{ seq: number; target_id: number }>('SELECT seq, target_id FROM live_changes WHERE target_id IN (900001, 900002) ORDER BY seq');
+  t.deepEqual(rows.map((row) => row.target_id), [900_001, 900_002]);
 });
