@@ -7,6 +7,7 @@ import type { LiveHub, Channel } from '../../shared/live/live-hub.ts';
 import { MONTH_KEY, resetMessage, sseEvent, type LiveMessage } from '../../shared/live/messages.ts';
 import type { Logger } from '../../shared/runtime/logger.ts';
 import { requestIdOf, requestIdText } from '../request-id.ts';
+import { allLines } from '../header-lines.ts';
 import { clientIp } from '../server.ts';
 import type { ConnectionLimits } from './connection-limits.ts';
 import { drainedBelow, HARD_MARGIN_BYTES, type LiveCounters, type LiveSettings } from './live-settings.ts';
@@ -118,7 +119,7 @@ export function sseTransport(hub: LiveHub, limits: ConnectionLimits, settings: L
     }
     const id = requestIdText(requestIdOf(req.getHeader('x-request-id') || undefined));
     const parsed = parseRequest(req.getQuery() ?? '', req.getHeader('last-event-id'), settings.maxMonths);
-    const headers = { 'x-forwarded-for': req.getHeader('x-forwarded-for') || undefined, 'x-real-ip': req.getHeader('x-real-ip') || undefined };
+    const headers = { 'x-forwarded-for': settings.trustProxy > 0 ? allLines(req, 'x-forwarded-for') || undefined : undefined, 'x-real-ip': req.getHeader('x-real-ip') || undefined };
     const address = clientIp(headers, res.getRemoteAddressAsText(), settings.trustProxy)();
     const answer = (status: string, code: string, error: string, extra: Array<[string, string]> = []) => {
       res.cork(() => {

@@ -6,6 +6,7 @@ import uWS from 'uWebSockets.js';
 import type { LiveHub, Channel, JoinOutcome } from '../../shared/live/live-hub.ts';
 import { MONTH_KEY, resetMessage, type LiveMessage } from '../../shared/live/messages.ts';
 import type { Logger } from '../../shared/runtime/logger.ts';
+import { allLines } from '../header-lines.ts';
 import { clientIp } from '../server.ts';
 import type { ConnectionLimits } from './connection-limits.ts';
 import { drainedBelow, HARD_MARGIN_BYTES, type LiveCounters, type LiveSettings } from './live-settings.ts';
@@ -178,7 +179,7 @@ export function webSocketTransport(app: () => uWS.TemplatedApp, hub: LiveHub, li
     maxBackpressure: settings.maxBufferedBytes + 2 * HARD_MARGIN_BYTES,
     upgrade: (res, req, context) => {
       const headers = {
-        'x-forwarded-for': req.getHeader('x-forwarded-for') || undefined,
+        'x-forwarded-for': settings.trustProxy > 0 ? allLines(req, 'x-forwarded-for') || undefined : undefined,
         'x-real-ip': req.getHeader('x-real-ip') || undefined,
       };
       const { admission, key } = limits.take(clientIp(headers, res.getRemoteAddressAsText(), settings.trustProxy)());
