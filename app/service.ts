@@ -28,6 +28,9 @@ import { startCacheInvalidation } from '../workers/actors/cache-invalidation.ts'
 import { startScheduleWriter } from '../workers/actors/schedule-writer.ts';
 import { startSearchIndexer } from '../workers/actors/search-indexer.ts';
 import { startCounterPruning } from '../workers/actors/counter-pruning.ts';
+import { startLivePruning } from '../workers/actors/live-pruning.ts';
+import { startLiveEdge, type LiveEdge } from '../edge/live/live-edge.ts';
+import { liveRoutes } from '../edge/routes/live.ts';
 import { startOrphanSweeper } from '../workers/actors/orphan-sweep.ts';
 import { loadBotDefinitions, startBotRunner, type BotRunner } from '../workers/bots/bot-runner.ts';
 import { closeBrowser } from '../workers/bots/browser.ts';
@@ -175,6 +178,8 @@ export async function startService(config: Config, options: ServiceOptions = {})
   let sweeper: PeriodicTask | null = null;
   let mailDelivery: MailDelivery | null = null;
   let pruning: PeriodicTask | null = null;
+  let livePruning: PeriodicTask | null = null;
+  let live: LiveEdge | null = null;
   try {
     await migrateDatabase(databaseUrl, logger);
     // Only the edge keeps pool threads warm; other roles start them on first use (admin-only paths).
@@ -274,6 +279,7 @@ export async function startService(config: Config, options: ServiceOptions = {})
         metrics.countOrphans('part', result.parts.length);
       });
       pruning = startCounterPruning(database.db, logger, () => new Date(clock.now()), undefined, config.savedSearches.retentionDays);
+      livePruning = startLivePruning(database.db, logger, { hours: config.live.retentionHours, changes: config.live.retentionChanges });
     }
     // Every role listens on PORT (probes everywhere, the API only in the edge role) and on METRICS_PORT (/metrics).
     const router = new Router();
@@ -304,7 +310,11 @@ export async function startService(config: Config, options: ServiceOptions = {})
         ...statsRoutes(services),
         ...storageRoutes(services),
         ...botRoutes(services),
+        ...liveRoutes(config),
       ]));
+      live = await startLiveEdge(services);
+      live.register(metrics.registry);
+      services.live = live;
       subscriptions.push(await startCacheInvalidation(services, bus));
     }
     let edge: Edge | null = null;
@@ -313,7 +323,7 @@ export async function startService(config: Config, options: ServiceOptions = {})
     const fatal = new Promise<Error>((resolve) => embedded?.onGiveUp(resolve));
     // No role at all (the demo seed): nothing to serve.
     if (config.roles.size > 0) {
-      edge = await startEdge(router, { authenticateAdmin: adminAuthenticator(services), observe: metrics.observeRequest, outage }, logger, config.port, { trustProxy: config.trustProxy, uploadBudgetBytes: config.uploadBudgetBytes, accessLogEvery: config.accessLogEvery, accessLog4xxPerMinute: config.accessLog4xxPerMinute }).catch(() => {
+      edge = await startEdge(router, { authenticateAdmin: adminAuthenticator(services), observe: metrics.observeRequest, outage }, logger, config.port, { trustProxy: config.trustProxy, uploadBudgetBytes: config.uploadBudgetBytes, accessLogEvery: config.accessLogEvery, accessLog4xxPerMinute: config.accessLog4xxPerMinute, ...(live ? { mount: live.mount } : {}) }).catch(() => {
         throw portInUse(config.port); // the exclusive listen failed: another process took PORT meanwhile
       });
       try {
@@ -334,6 +344,7 @@ export async function startService(config: Config, options: ServiceOptions = {})
         if (edge) {
           if (config.shutdownDelayMs > 0) await new Promise((r) => setTimeout(r, config.shutdownDelayMs));
           edge.stopListening();
+          await live?.close(); // 1001 and the end of every stream: clients reconnect elsewhere
           const deadline = Date.now() + config.shutdownTimeoutMs;
           while (edge.inFlight() > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
           if (edge.inFlight() > 0) logger.warn({ inFlight: edge.inFlight() }, 'shutdown timeout: closing with requests in flight');
@@ -342,6 +353,7 @@ export async function startService(config: Config, options: ServiceOptions = {})
         outage.close();
         await sweeper?.stop();
         await pruning?.stop();
+        await livePruning?.stop();
         await metricsServer?.close();
         await botRunner?.stop(); // before the bus closes: a pass in flight may still publish
         await closeBrowser();
@@ -364,6 +376,8 @@ export async function startService(config: Config, options: ServiceOptions = {})
   } catch (error) {
     await sweeper?.stop().catch(() => undefined);
     await pruning?.stop().catch(() => undefined);
+    await livePruning?.stop().catch(() => undefined);
+    await live?.close().catch(() => undefined);
     await mailDelivery?.stop().catch(() => undefined);
     await passwords?.close().catch(() => undefined);
     await images?.close().catch(() => undefined);

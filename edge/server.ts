@@ -45,7 +45,7 @@ const LIBUS_LISTEN_EXCLUSIVE_PORT = (uWS as unknown as { LIBUS_LISTEN_EXCLUSIVE_
 type ListenWithOptions = (host: string, port: number, options: number, cb: (socket: uWS.us_listen_socket | false) => void) => uWS.TemplatedApp;
 
 const METHODS_WITH_BODY = new Set(['post', 'put', 'patch', 'delete']);
-const CORS_ALLOW_HEADERS = 'Authorization, Content-Type, If-None-Match, If-Modified-Since, X-Request-Id';
+const CORS_ALLOW_HEADERS = 'Authorization, Content-Type, If-None-Match, If-Modified-Since, X-Request-Id, Last-Event-ID';
 const CORS_EXPOSE_HEADERS = 'ETag, X-Request-Id, Retry-After';
 const CORS_FILE_EXPOSE_HEADERS = 'ETag, X-Request-Id, Content-Range, Accept-Ranges, Content-Length';
 const JSON_TYPE = 'application/json; charset=utf-8';
@@ -190,6 +190,8 @@ export interface EdgeOptions extends AccessLogOptions {
   trustProxy?: number;
   /** Bytes of large bodies held at once (UploadBudget); default unbounded. */
   uploadBudgetBytes?: number;
+  /** Handlers that need uWS itself (the live calendar's WebSocket and event stream), mounted before the API's catch-all. */
+  mount?: (app: uWS.TemplatedApp) => void;
 }
 
 /** Seconds a client turned away by the upload budget is told to wait (Retry-After). */
@@ -619,6 +621,7 @@ export function startEdge(router: Router, hooks: EdgeHooks, logger: Logger, port
       synchronous = false;
     }
   };
+  options.mount?.(app);
   // GET has its own handler (uWS prefers it to `any`): the method is known without asking uWS.
   app.get('/*', (res, req) => onRequest(res, req, 'get'));
   app.any('/*', (res, req) => onRequest(res, req, req.getMethod()));

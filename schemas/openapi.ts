@@ -180,6 +180,7 @@ export function buildOpenApi(routes: readonly Route[], info: { version: string; 
         // docs/security.md: replaces auth-service.md 4.3's first-entry rule, which a client controls.
         'Client address (lockout, limits): the connection\'s address, unless the server is configured with TRUST_PROXY=N reverse proxies in front; then the N-th X-Forwarded-For entry from the right, else X-Real-IP. Entries a client writes itself are never trusted.',
         'Every bcrypt operation (login, registration) is admitted fairly per client address: more than 2 in flight from one address is 429 with Retry-After; 503 only when the server is full. Tokens without exp are refused.',
+        'Live updates: `GET /api/schedules/live` streams every schedule change of the months asked for, as Server-Sent Events or over a WebSocket on the same path, resumable from the last seq; both transports and every message are described by the AsyncAPI 3.0 document at [/api/asyncapi.json](/api/asyncapi.json).',
         'Uploads (the routes that take files) are held in memory until they are stored: a server process admits them while the bodies it holds stay within its upload budget (UPLOAD_BUDGET_MB, 200 MB by default), and answers the next one 503 with Retry-After: 2 until an upload is done. One upload at a time is always admitted.',
       ].join('\n\n'),
     },

@@ -11,6 +11,9 @@ export const ERROR_CODES = [
   'in_use', 'invalid_body', 'invalid_query', 'invalid_path', 'invalid_image', 'image_too_large', 'email_taken', 'name_taken',
   'already_scheduled', 'invalid_credentials', 'email_unverified', 'token_missing', 'token_invalid', 'locked_out',
   'database_unavailable', 'upload_busy', 'server_busy', 'shutting_down', 'invalid_client_address', 'mail_queue_full', 'control_character',
+  // the live calendar (also the `code` of its WebSocket error messages)
+  'not_acceptable', 'invalid_months', 'invalid_month', 'too_many_months', 'invalid_since', 'too_many_connections',
+  'invalid_message', 'unknown_type',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 

@@ -37,6 +37,8 @@ export interface Services {
   bus: Bus;
   /** What /readyz asks: parts that traffic depends on add a named check (`readiness.add(name, check)`). */
   readiness: Readiness;
+  /** The live calendar of an edge replica (shared/live/live-hub.ts): wake() after a schedule write commits. */
+  live?: { wake(): void };
   /** Set when the search engine must rebuild on a dictionary change (OpenSearch: nori user rules). */
   onDictionaryChanged?: (content: string) => Promise<void>;
 }

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import test from 'ava';
 import { freePort } from '../shared/db/embedded-postgres.ts';
+import { LiveSocket } from './helpers/live-clients.ts';
 import { START_ARGS, startEnv } from './helpers/process.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -99,6 +100,9 @@ test.serial('seed:demo reaches the running server\'s PostgreSQL; its caches, sea
   const suggestions = async () => (await getJson<{ suggestions: string[] }>(`/api/schedules/suggestions/?q=${encodeURIComponent('대동제')}`)).suggestions;
   const suggestedBefore = await suggestions();
   t.is((await getJson<{ total: number }>(`/api/schedules/?search=${encodeURIComponent('외대')}`)).total, 0);
+  // An open calendar page (docs/live.md): the seed changes every month, so it is told to refetch.
+  const live = await LiveSocket.open(base);
+  await live.subscribe([`${year}-05`]);
 
   const seed = spawn(process.execPath, ['--import', 'tsx', 'shared/db/demo-seed.ts'], { cwd: ROOT, env: startEnv(userEnv(port)), stdio: ['ignore', 'pipe', 'pipe'] });
   let seedOutput = '';
@@ -121,5 +125,7 @@ test.serial('seed:demo reaches the running server\'s PostgreSQL; its caches, sea
     (await getJson<{ total: number }>(`/api/schedules/?search=${encodeURIComponent('외대')}`)).total > 0,
   );
   await eventually('suggestions complete the demo\'s festival titles', async () => (await suggestions()).length > suggestedBefore.length);
+  await live.next((message) => message.type === 'reset', 0, 60_000);
+  live.close();
   t.pass();
 });

@@ -800,7 +800,7 @@ for (const overlay of OVERLAYS) {
       else if (!(hpas[0]!.spec.metrics ?? []).some((m: Any) => m.type === 'Pods' && m.pods?.metric?.name === 'http_requests_in_flight')) problems.push('production: HPA on http_requests_in_flight');
     }
     // Ingress: /auth and /api to the edge; /storage exactly when files are stored locally.
-    const ingress = one(r, 'Ingress');
+    const ingress = one(r, 'Ingress', 'schedule');
     const edgeService = find(r, 'Service').find((s) => matches(s.spec.selector ?? {})[0]?.d === edge)!;
     const paths = new Map<string, Any>();
     for (const rule of ingress.spec.rules ?? []) for (const p of rule.http?.paths ?? []) paths.set(p.path, p);
@@ -813,6 +813,22 @@ for (const overlay of OVERLAYS) {
     }
     if (!localStorage && paths.has('/storage')) problems.push('Ingress: /storage routed although files live in S3');
     t.deepEqual(problems, []);
+  });
+
+  test(`${overlay}: the live calendar's path has its own Ingress: long proxy timeouts, no buffering, the main Ingress's hosts`, (t) => {
+    const r = render(overlay);
+    const main = one(r, 'Ingress', 'schedule') as Any;
+    const live = one(r, 'Ingress', 'schedule-live') as Any;
+    const annotations = live.metadata.annotations ?? {};
+    // The edge pings a WebSocket within 120 s (LIVE_IDLE_TIMEOUT_SECONDS) and writes an SSE comment every 25 s.
+    t.true(Number(annotations['nginx.ingress.kubernetes.io/proxy-read-timeout']) >= 300);
+    t.true(Number(annotations['nginx.ingress.kubernetes.io/proxy-send-timeout']) >= 300);
+    t.is(annotations['nginx.ingress.kubernetes.io/proxy-buffering'], 'off');
+    const paths = (live.spec.rules ?? []).flatMap((rule: Any) => rule.http?.paths ?? []);
+    t.deepEqual(paths.map((p: Any) => [p.path, p.pathType, p.backend.service.name]), [['/api/schedules/live', 'Exact', 'schedule-edge']]);
+    t.deepEqual((live.spec.rules ?? []).map((rule: Any) => rule.host ?? null), (main.spec.rules ?? []).map((rule: Any) => rule.host ?? null));
+    t.deepEqual(live.spec.tls ?? null, main.spec.tls ?? null);
+    t.is(live.spec.ingressClassName, 'nginx');
   });
 
   test(`${overlay}: bots get Chromium's writable paths and a well-formed bots definition`, (t) => {

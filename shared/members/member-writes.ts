@@ -9,6 +9,7 @@ import { logActivity } from '../db/repositories/activity-log.ts';
 import { deleteImages, insertImage } from '../db/repositories/images.ts';
 import { scheduleIdsOfMember, updateMember as updateMemberRow } from '../db/repositories/members.ts';
 import { conflict } from '../errors.ts';
+import { recordMemberChange, type MemberListing } from '../schedules/schedule-changes.ts';
 import { syncSchedules } from '../search/sync.ts';
 import type { Services } from '../services.ts';
 import { posterExtension, storeVariants, variantKeys } from '../storage/image-files.ts';
@@ -26,6 +27,8 @@ export async function updateMember(
   let oldKeys: string[] = [];
   try {
     await s.db.tx('member-update', async (tx) => {
+      const listing = () => tx.one<MemberListing>(`SELECT name, to_char(birth_date, 'YYYY-MM-DD') AS "birthDate", is_former AS "isFormer" FROM members WHERE id = $1 FOR NO KEY UPDATE`, [member.id]);
+      const before = await listing();
       let imageId: number | undefined;
       if (image) {
         const key = `member/${member.id}/${s.clock.now()}.${posterExtension(image.fileName, image.image.format)}`;
@@ -33,6 +36,7 @@ export async function updateMember(
       }
       const { previousImageId } = await updateMemberRow(tx, member.id, { ...changes, nicknames: changes.nicknames?.map((n) => n.normalize('NFC')), name: changes.name?.normalize('NFC'), imageId });
       if (imageId !== undefined && previousImageId !== null) oldKeys = await deleteImages(tx, [previousImageId]);
+      await recordMemberChange(tx, member.id, before, await listing());
       await logActivity(tx, { actor: 'admin', action: 'update', category: 'member', targetType: 'member', targetId: member.id, summary: `멤버 '${member.name}' 정보 수정` });
     });
   } catch (error) {
@@ -43,5 +47,6 @@ export async function updateMember(
   await s.storage.delete(oldKeys).catch((error: unknown) => s.logger.error({ err: error }, 'could not delete the old member image'));
   // Names and birthdays appear in listings and search documents.
   s.monthlyCache.invalidateAll();
+  s.live?.wake();
   await syncSchedules(s.db, s.search, await scheduleIdsOfMember(s.db, member.id)).catch((error: unknown) => s.logger.warn({ err: error }, 'member re-index failed'));
 }

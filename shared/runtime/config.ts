@@ -81,8 +81,42 @@ export interface Config {
   accessLogEvery: number;
   /** ACCESS_LOG_4XX_PER_MINUTE: 4xx access lines written in full per client and minute; past it sampled (edge/client-error-log.ts). */
   accessLog4xxPerMinute: number;
+  /** The live calendar (docs/live.md): connection limits, per-subscriber buffer, timers, and the change log's retention. */
+  live: LiveConfig;
   /** OpenTelemetry traces over OTLP/HTTP; null (OTEL_EXPORTER_OTLP_ENDPOINT unset): no tracing at all. */
   tracing: { endpoint: string; serviceName: string } | null;
+}
+
+export interface LiveConfig {
+  /** LIVE_MAX_CONNECTIONS: WebSocket and SSE connections one process holds. */
+  maxConnections: number;
+  /** LIVE_MAX_CONNECTIONS_PER_CLIENT: of them, per client address (an IPv6 client: its /64). */
+  maxConnectionsPerClient: number;
+  /** LIVE_MAX_MONTHS: months one connection may watch. */
+  maxMonths: number;
+  /** LIVE_MAX_BUFFERED_KB: unsent bytes past which a subscriber that does not read is dropped. */
+  maxBufferedBytes: number;
+  /** LIVE_IDLE_TIMEOUT_SECONDS: a WebSocket silent this long (pings unanswered) is closed. */
+  idleTimeoutSeconds: number;
+  /** LIVE_HEARTBEAT_SECONDS: an SSE comment line this often keeps proxies from closing the stream. */
+  heartbeatSeconds: number;
+  /** LIVE_RETENTION_HOURS and LIVE_RETENTION_CHANGES: a change is kept while it is younger than the first or among the newest second. */
+  retentionHours: number;
+  retentionChanges: number;
+}
+
+function liveConfig(env: Env): LiveConfig {
+  return {
+    maxConnections: integer(env, 'LIVE_MAX_CONNECTIONS', 20_000, 1, 1_000_000),
+    maxConnectionsPerClient: integer(env, 'LIVE_MAX_CONNECTIONS_PER_CLIENT', 20, 1, 1_000_000),
+    maxMonths: integer(env, 'LIVE_MAX_MONTHS', 24, 1, 120),
+    maxBufferedBytes: integer(env, 'LIVE_MAX_BUFFERED_KB', 256, 16, 65_536) * 1024,
+    // uWS counts idle time in steps of about 4 s; under 8 its pings could not keep a connection.
+    idleTimeoutSeconds: integer(env, 'LIVE_IDLE_TIMEOUT_SECONDS', 120, 8, 960),
+    heartbeatSeconds: integer(env, 'LIVE_HEARTBEAT_SECONDS', 25, 1, 300),
+    retentionHours: integer(env, 'LIVE_RETENTION_HOURS', 24, 24, 24 * 90),
+    retentionChanges: integer(env, 'LIVE_RETENTION_CHANGES', 10_000, 10_000, 10_000_000),
+  };
 }
 
 export const KAFKA_SASL_MECHANISMS = ['scram-sha-512', 'scram-sha-256', 'plain'] as const;
@@ -337,6 +371,7 @@ export function loadConfig(env: Env = process.env): Config {
     feedCacheBytes: integer(env, 'FEED_CACHE_MB', 64, 1, 1_000_000) * 1024 * 1024,
     accessLogEvery: accessLog(env),
     accessLog4xxPerMinute: integer(env, 'ACCESS_LOG_4XX_PER_MINUTE', 60, 1, 1_000_000),
+    live: liveConfig(env),
     tracing: otlpEndpoint === null ? null : { endpoint: otlpEndpoint, serviceName },
   };
 }

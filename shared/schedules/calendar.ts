@@ -47,7 +47,7 @@ export function categoriesLoader(db: Queryable, generation: () => number = () =>
   };
 }
 
-const birthdayCategory = (categories: CategoryRow[]) => {
+export const birthdayCategory = (categories: CategoryRow[]) => {
   const category = categories.find((c) => c.id === BIRTHDAY_CATEGORY_ID);
   return { id: BIRTHDAY_CATEGORY_ID, name: category?.name ?? '생일', color: category?.color ?? '#ec4899' };
 };

@@ -39,6 +39,7 @@ async function changed(tx: Tx): Promise<void> {
 
 function afterCommit(s: Services): void {
   s.monthlyCache.invalidateAll();
+  s.live?.wake();
 }
 
 export async function createCategory(s: Services, fields: CategoryFields): Promise<number> {

@@ -1,7 +1,9 @@
-// What every schedule write does besides its own rows: an outbox entry in the same transaction
-// (the indexer and other replicas' caches follow it), and after the commit the months' cache
-// invalidated and, for admin writes, the index updated inline so the caller reads its own write.
+// What every schedule write does besides its own rows: an outbox entry and a live change-log row
+// in the same transaction (the indexer, other replicas' caches and the live calendar follow them),
+// and after the commit the months' cache invalidated, this replica's live subscribers woken and,
+// for admin writes, the index updated inline so the caller reads its own write.
 import { appendOutbox } from '../bus/outbox.ts';
+import { appendLiveChanges, type BirthdayState, type LiveEntry } from '../live/change-log.ts';
 import { TOPICS } from '../bus/bus.ts';
 import type { Writer } from '../db/database.ts';
 import { monthOf } from '../db/repositories/schedules.ts';
@@ -30,7 +32,16 @@ const monthsOf = (dates: string[]) => {
   return [...seen.values()];
 };
 
+const LIVE_KIND = { create: 'created', update: 'updated', delete: 'deleted' } as const;
+
+/** A change as the live calendar sees it: a change of every month (categories, the demo seed) is a reset. */
+const liveEntry = (change: ScheduleChange): LiveEntry =>
+  change.everyMonth
+    ? { kind: 'reset', targetId: 0, months: [] }
+    : { kind: LIVE_KIND[change.action], targetId: change.scheduleId, months: [...new Set(change.dates.map((date) => date.slice(0, 7)))] };
+
 export async function recordScheduleChange(tx: Writer, ...changes: ScheduleChange[]): Promise<void> {
+  await appendLiveChanges(tx, changes.map(liveEntry));
   await appendOutbox(
     tx,
     ...changes.map((change) => ({
@@ -46,9 +57,33 @@ export async function recordScheduleChange(tx: Writer, ...changes: ScheduleChang
   );
 }
 
-/** After the commit: drop the cached months; with `syncIndex`, update the search index now. */
+/**
+ * A member's change as the listings see it: a new name is in every schedule of the member (a
+ * reset); otherwise only the birthday, listed in every year, may have appeared, moved or gone. The
+ * outbox entry drops every replica's cached months.
+ */
+export async function recordMemberChange(tx: Writer, memberId: number, before: MemberListing, after: MemberListing): Promise<void> {
+  const birthday = (member: MemberListing): BirthdayState | null => (!member.isFormer && member.birthDate ? { name: member.name, birthDate: member.birthDate } : null);
+  const [was, is] = [birthday(before), birthday(after)];
+  let entry: LiveEntry | null = null;
+  if (before.name !== after.name) entry = { kind: 'reset', targetId: 0, months: [] };
+  else if (was?.birthDate !== is?.birthDate) entry = { kind: 'birthday', targetId: memberId, months: [], item: { memberId, before: was, after: is } };
+  if (!entry) return;
+  await appendLiveChanges(tx, [entry]);
+  await appendOutbox(tx, { topic: TOPICS.scheduleChanged, key: '0', payload: { scheduleId: 0, action: 'update', months: [], everyMonth: true } satisfies ScheduleChangedMessage });
+}
+
+/** What of a member the month listing shows. */
+export interface MemberListing {
+  name: string;
+  birthDate: string | null;
+  isFormer: boolean;
+}
+
+/** After the commit: drop the cached months, wake this replica's live subscribers; with `syncIndex`, update the search index now. */
 export async function afterScheduleCommit(s: Services, change: ScheduleChange, options: { syncIndex: boolean }): Promise<void> {
   for (const { year, month } of monthsOf(change.dates)) s.monthlyCache.invalidate(year, month);
+  s.live?.wake();
   s.analysis.schedulesChanged();
   if (!options.syncIndex) return;
   try {

@@ -67,6 +67,7 @@ export async function writeCollectedRun(s: Services, topic: string, values: unkn
     if (!result) continue;
     for (const date of result.change.dates) s.monthlyCache.invalidate(Number(date.slice(0, 4)), Number(date.slice(5, 7)));
   }
+  s.live?.wake();
   s.analysis.schedulesChanged();
 }
 

@@ -23,6 +23,8 @@ export function startCacheInvalidation(s: Services, bus: Bus): Promise<Subscript
     }
     // Suggestions: this replica's analysis threads look for new titles on their next task.
     s.analysis.schedulesChanged();
+    // The live calendar reads the change log now rather than at its next poll.
+    s.live?.wake();
   };
   // A run of messages is dropped at once: one offset commit per run, not one per message.
   return bus.subscribe(cacheInvalidationGroup(), [TOPICS.scheduleChanged], async (message) => drop([message]), {

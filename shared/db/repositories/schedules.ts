@@ -39,7 +39,7 @@ export interface ScheduleDetail extends ScheduleItem {
   post?: { postId: string; username: string; imageUrls: string[] };
 }
 
-interface ItemRow {
+export interface ItemRow {
   id: number;
   title: string;
   date: string;
@@ -56,7 +56,7 @@ interface ItemRow {
   posters: Poster[];
 }
 
-const ITEM_SELECT = `
+export const ITEM_SELECT = `
   SELECT s.id, s.title, to_char(s.date, 'YYYY-MM-DD') AS date, to_char(s.time, 'HH24:MI') AS time,
          json_build_object('id', c.id, 'name', c.name, 'color', c.color) AS category,
          s.source_name, s.source_url,
@@ -75,7 +75,7 @@ const ITEM_SELECT = `
     LEFT JOIN events e ON e.schedule_id = s.id
     LEFT JOIN venues v ON v.id = e.venue_id`;
 
-function toItem(row: ItemRow): ScheduleItem {
+export function toItem(row: ItemRow): ScheduleItem {
   const item: ScheduleItem = {
     id: row.id,
     title: row.title,
