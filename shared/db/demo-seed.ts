@@ -8,13 +8,15 @@ import { storeVariants, variantKeys } from '../storage/image-files.ts';
 import type { ProcessedImage } from '../../workers/image-pool.ts';
 import { loadConfigOrReport, type Config } from '../runtime/config.ts';
 import { createLogger } from '../runtime/logger.ts';
+import { linkPlatformRecord, POST_PLATFORM, VIDEO_PLATFORM } from '../schedules/collected.ts';
 import { recordScheduleChange } from '../schedules/schedule-changes.ts';
+import { insertEventRow, insertMembers, insertScheduleRow, storePosterFiles } from '../schedules/schedule-writes.ts';
 import { rebuildSearchIndex } from '../search/sync.ts';
 import type { Services } from '../services.ts';
 import type { Queryable, Tx } from './database.ts';
 import { runningEmbeddedDatabase } from './embedded-running.ts';
 import { demoDataSet, type DemoArtwork, type DemoDataSet, type DemoSchedule } from './demo-data.ts';
-import { insertImage } from './repositories/images.ts';
+import { insertImage, insertScheduleImages } from './repositories/images.ts';
 import { upsertVenue } from './repositories/venues.ts';
 
 export interface SeedCounts {
@@ -124,39 +126,37 @@ async function prepareArtwork(s: Services, data: DemoDataSet, width: number): Pr
 
 // ---- the seed ------------------------------------------------------------------------------------
 
+/**
+ * One demo schedule, written with the steps every schedule write uses (shared/schedules/): its row,
+ * members, platform record, an event's venue, posters and event row, and the change record the
+ * indexer, the caches and the live calendar follow. All of them inside the seed's one transaction,
+ * so the seed is all or nothing.
+ */
 async function insertSchedule(tx: Tx, s: Services, schedule: DemoSchedule, memberIds: Map<string, number>, posters: ProcessedImage[], written: string[]): Promise<{ imageCount: number }> {
-  const { id } = await tx.one<{ id: number }>(
-    'INSERT INTO schedules (category_id, title, date, time, description, source_name, source_url) VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id',
-    [schedule.categoryId, schedule.title, schedule.date, schedule.time, schedule.description, schedule.source?.name ?? null, schedule.source?.url ?? null],
-  );
-  const members = schedule.members.map((name) => memberIds.get(name)!);
-  if (members.length > 0) await tx.none('INSERT INTO schedule_members (schedule_id, member_id) SELECT $1, unnest($2::int[])', [id, members]);
+  const id = await insertScheduleRow(tx, {
+    categoryId: schedule.categoryId,
+    title: schedule.title,
+    date: schedule.date,
+    time: schedule.time ?? undefined,
+    description: schedule.description ?? undefined,
+    source: schedule.source ?? undefined,
+  });
+  await insertMembers(tx, id, schedule.members.map((name) => memberIds.get(name)!));
   if (schedule.video) {
     const { videoId, channelId, channelName, videoType } = schedule.video;
-    await tx.none('INSERT INTO video_schedules (schedule_id, video_id, channel_id, channel_name, video_type) VALUES ($1, $2, $3, $4, $5)', [id, videoId, channelId, channelName, videoType]);
+    await linkPlatformRecord(tx, VIDEO_PLATFORM, id, { video_id: videoId, channel_id: channelId, channel_name: channelName, video_type: videoType });
   }
   if (schedule.post) {
     const { postId, username, displayName } = schedule.post;
-    await tx.none('INSERT INTO post_schedules (schedule_id, post_id, username, display_name) VALUES ($1, $2, $3, $4)', [id, postId, username, displayName]);
+    await linkPlatformRecord(tx, POST_PLATFORM, id, { post_id: postId, username, display_name: displayName });
   }
   if (schedule.event) {
-    // As the event route does (4.7 steps 5–6): venue upsert, event row, posters as event/<id>/poster/NN.
+    // As the event route does: venue upsert, posters as event/<id>/poster/NN, then the event row.
     const venueId = await upsertVenue(tx, schedule.event.venue);
-    const posterIds: number[] = [];
-    for (const [index, image] of posters.entries()) {
-      const stored = await storeVariants(s.storage, image, variantKeys(`event/${id}/poster/${String(index + 1).padStart(2, '0')}.${image.format}`), written);
-      const imageId = await insertImage(tx, stored);
-      await tx.none('INSERT INTO schedule_images (schedule_id, image_id, position) VALUES ($1, $2, $3)', [id, imageId, index + 1]);
-      posterIds.push(imageId);
-    }
-    await tx.none('INSERT INTO events (schedule_id, subtype, school_name, venue_id, post_urls, poster_image_ids) VALUES ($1, $2, $3, $4, $5, $6)', [
-      id,
-      'university',
-      schedule.event.schoolName,
-      venueId,
-      schedule.event.postUrls.length > 0 ? schedule.event.postUrls : null,
-      posterIds.length > 0 ? posterIds : null,
-    ]);
+    const uploads = posters.map((image) => ({ fileName: `poster.${image.format}`, image }));
+    const stored = await storePosterFiles(s, id, uploads, (index, ext) => `${String(index + 1).padStart(2, '0')}.${ext}`, written);
+    await insertScheduleImages(tx, id, stored, 1);
+    await insertEventRow(tx, id, { subtype: 'university', schoolName: schedule.event.schoolName, venueId, postUrls: schedule.event.postUrls });
   }
   // Like every schedule write: the indexer and every edge's cache follow the outbox. The members'
   // birthdays are new too, and they are listed in every year's months: every cached month goes.

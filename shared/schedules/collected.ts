@@ -100,6 +100,19 @@ export const POST_PLATFORM: Platform<PostCollected> = {
   },
 };
 
+/**
+ * Links one schedule to its platform record (a video's or a post's row) as collection does, for a
+ * schedule whose own row the caller wrote: the demo data's official videos and posts.
+ */
+export async function linkPlatformRecord<T>(tx: Tx, platform: Platform<T>, scheduleId: number, record: Record<string, unknown>): Promise<void> {
+  // Only the columns given: the others keep their defaults.
+  const columns = ['schedule_id', ...platform.columns.filter((column) => column in record)];
+  await tx.none(
+    `INSERT INTO ${platform.table} (${columns.join(', ')}) SELECT ${columns.join(', ')} FROM json_populate_record(null::${platform.table}, $1::json)`,
+    [JSON.stringify({ schedule_id: scheduleId, ...record })],
+  );
+}
+
 export interface CollectedWrite {
   /** One per input item, in input order; null for an item left alone (`onlyNew`). */
   results: Array<WriteResult | null>;

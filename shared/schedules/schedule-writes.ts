@@ -153,7 +153,7 @@ export interface EventState {
 const pad2 = (n: number) => String(n).padStart(2, '0');
 
 /** Stores the posters' files, every variant of every poster at once. */
-async function storePosterFiles(s: Services, scheduleId: number, posters: PosterUpload[], name: (index: number, ext: string) => string, written: string[], folder = `event/${scheduleId}/poster`): Promise<StoredImage[]> {
+export async function storePosterFiles(s: Services, scheduleId: number, posters: PosterUpload[], name: (index: number, ext: string) => string, written: string[], folder = `event/${scheduleId}/poster`): Promise<StoredImage[]> {
   // allSettled: a failed write must not leave others still writing after the cleanup ran.
   const results = await Promise.allSettled(posters.map((poster, index) => {
     const key = `${folder}/${name(index, posterExtension(poster.fileName, poster.image.format))}`;
@@ -164,7 +164,7 @@ async function storePosterFiles(s: Services, scheduleId: number, posters: Poster
   return results.map((result) => (result as PromiseFulfilledResult<StoredImage>).value);
 }
 
-async function insertMembers(tx: Writer, scheduleId: number, memberIds: number[]): Promise<void> {
+export async function insertMembers(tx: Writer, scheduleId: number, memberIds: number[]): Promise<void> {
   if (memberIds.length > 0) {
     await tx.none('INSERT INTO schedule_members (schedule_id, member_id) SELECT $1, unnest($2::int[])', [scheduleId, memberIds]);
   }
@@ -173,6 +173,22 @@ async function insertMembers(tx: Writer, scheduleId: number, memberIds: number[]
 async function replaceMembers(tx: Tx, scheduleId: number, memberIds: number[]): Promise<void> {
   await tx.none('DELETE FROM schedule_members WHERE schedule_id = $1', [scheduleId]);
   await insertMembers(tx, scheduleId, memberIds);
+}
+
+/** An event's own row, written after its schedule's images: its posters are those images, in order. */
+export interface EventRow {
+  subtype: string;
+  schoolName: string | null;
+  venueId: number;
+  postUrls: string[];
+}
+
+export async function insertEventRow(tx: Writer, scheduleId: number, event: EventRow): Promise<void> {
+  await tx.none(
+    `INSERT INTO events (schedule_id, subtype, school_name, venue_id, post_urls, poster_image_ids)
+     SELECT $1, $2, $3, $4, $5, (SELECT array_agg(image_id ORDER BY position) FROM schedule_images WHERE schedule_id = $1)`,
+    [scheduleId, event.subtype, event.schoolName, event.venueId, event.postUrls.length > 0 ? event.postUrls : null],
+  );
 }
 
 /** Creates an event with its posters (stored as event/<id>/poster/NN.<ext>); returns its id. */
@@ -193,11 +209,7 @@ export async function createEvent(s: Services, payload: EventCreate, posters: Po
       // Then the rest in one round trip. The event row takes its poster ids, in order, from the links written before it.
       const batch = new WriteBatch();
       if (stored.length > 0) await batch.none(...scheduleImagesInsert(id, stored, 1));
-      await batch.none(
-        `INSERT INTO events (schedule_id, subtype, school_name, venue_id, post_urls, poster_image_ids)
-         SELECT $1, $2, $3, $4, $5, (SELECT array_agg(image_id ORDER BY position) FROM schedule_images WHERE schedule_id = $1)`,
-        [id, payload.subtype ?? 'university', payload.schoolName, venueId, payload.postUrls?.length ? payload.postUrls : null],
-      );
+      await insertEventRow(batch, id, { subtype: payload.subtype ?? 'university', schoolName: payload.schoolName, venueId, postUrls: payload.postUrls ?? [] });
       await insertMembers(batch, id, memberIds); // a new schedule has no links to replace
       await logActivity(batch, admin({ action: 'create', targetType: 'event_schedule', targetId: id, summary: `행사 일정 '${payload.title}' 등록` }));
       await recordScheduleChange(batch, { scheduleId: id, action: 'create', dates: [payload.date] });
@@ -276,14 +288,20 @@ const scheduleColumns = (payload: ScheduleCreate) => [
   payload.source?.name ?? null, payload.source?.url || null,
 ];
 
+/** A schedule's own row (no members, images or links yet); returns its id. */
+export async function insertScheduleRow(tx: Tx, payload: ScheduleCreate): Promise<number> {
+  const { id } = await tx.one<{ id: number }>(
+    'INSERT INTO schedules (category_id, title, date, time, description, source_name, source_url) VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id',
+    scheduleColumns(payload),
+  );
+  return id;
+}
+
 /** Creates a schedule of any category but birthdays and events, with its images (schedule/<id>/image/NN.<ext>). */
 export async function createSchedule(s: Services, payload: ScheduleCreate, images: PosterUpload[]): Promise<number> {
   const scheduleId = await withFileCleanup(s.storage, s.logger, (written) =>
     s.db.tx('schedule-create', async (tx) => {
-      const { id } = await tx.one<{ id: number }>(
-        'INSERT INTO schedules (category_id, title, date, time, description, source_name, source_url) VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id',
-        scheduleColumns(payload),
-      );
+      const id = await insertScheduleRow(tx, payload);
       const stored = await storePosterFiles(s, id, images, (index, ext) => `${pad2(index + 1)}.${ext}`, written, `schedule/${id}/image`);
       const batch = new WriteBatch();
       if (stored.length > 0) await batch.none(...scheduleImagesInsert(id, stored, 1));
