@@ -216,7 +216,7 @@ export const QUALITY_TABLE: QualityCase[] = [
   { query: 'K POP 페스티벌', kind: 'spacing', expect: containing('K-POP') },
   { query: '퀴즈 쇼', kind: 'spacing', expect: containing('퀴즈쇼') },
   // A word that matches nothing (or nothing beside the others) does not empty the result.
-  { query: '5월 대동제', kind: 'ignored word', expect: containing('대동제') },
+  { query: '5월 대동제', kind: 'ignored word', expect: titled(FESTIVALS.konkuk, FESTIVALS.hufs, FESTIVALS.korea, FESTIVALS.yonsei) },
   { query: '대동제 티켓팅', kind: 'ignored word', expect: containing('대동제') },
   { query: '루미네 팬미팅 오사카', kind: 'ignored word', expect: containing('루미네 팬미팅') },
   { query: '나침반 MV 풀버전', kind: 'ignored word', expect: containing('나침반', 'MV') },

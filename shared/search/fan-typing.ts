@@ -8,6 +8,7 @@
 // search of at most eight words: a query costs at most a fixed number of them.
 import { isTypoCandidate } from '../korean/typo.ts';
 import type { QueryRewrite } from '../korean/query-rewrites.ts';
+import type { QueryDate } from '../korean/query-dates.ts';
 import { SEARCH_TOTAL_CAP, type SearchPage } from './search-index.ts';
 
 /** Weak results of the words and of their rewrites are merged up to about this many. */
@@ -49,7 +50,29 @@ export interface WordSearchEngine {
   likelyAbsent?(words: string[]): Promise<boolean[]>;
   /** Whether the words' typo search probably finds nothing (the same sample). */
   likelyNoTypos?(words: string[]): Promise<boolean>;
+  /**
+   * Per word: the share of documents it names (holding it in the title, a source or the venue; in
+   * the members only, a tenth), estimated from a sample or counted; undefined when unknown. A group
+   * name is in most documents, an event kind in some, a member's name in the title of few.
+   */
+  weights?(words: string[]): Promise<number[] | undefined>;
+  /**
+   * The documents dated on `date` (a day, a day of any month, a month; of any year unless it names
+   * one), ranked by how many of the words each matches (a word by any of its forms), then by their
+   * score, then newest first; only those matching one word or more when words are given. `missing`:
+   * the words the first document on the page does not match.
+   */
+  onDate(forms: string[][], date: QueryDate, page: Page): Promise<SearchPage & { missing?: number[] }>;
 }
+
+/** What the query-understanding step read beside the words: the date, and each word's forms (itself first). */
+export interface Understood {
+  date?: QueryDate;
+  forms(words: string[]): Promise<string[][]>;
+}
+
+/** A word naming this share of the documents or more (a group name) is the weakest of a query's signals. */
+export const UBIQUITOUS_SHARE = 0.3;
 
 /** Searches started before the exact search answered, because it was expected to find nothing. */
 interface EarlyStart {
@@ -120,7 +143,7 @@ function expectedLeaveOut(engine: WordSearchEngine, words: string[], page: Page,
       let left: string;
       if (absent[0] !== absent[1]) left = words[absent.indexOf(true)]!;
       else if (absent[0] || (words.some(isTypoCandidate) && !(await likelyNoTypos(words)))) return undefined;
-      else left = leaveOutOrder(words)[0]!;
+      else left = leaveOutOrder(words, await weightsOf(engine, words))[0]!;
       const kept = words.filter((word) => word !== left);
       return { kept, ignored: [left], found: quiet(subsetPage(engine, kept, page, [left])) };
     })(),
@@ -152,10 +175,55 @@ export function monthOf(word: string): number | undefined {
  * lists it merges (exact, rewritten, typo matches) may hold more than SEARCH_TOTAL_CAP together:
  * the total is then the cap with `hasMore`, as for one list matching more.
  */
-export async function searchAsFansType(engine: WordSearchEngine, words: string[], page: Page, rewrites: () => Promise<QueryRewrite[]>): Promise<SearchPage> {
-  const found = await searchSteps(engine, words, page, rewrites);
+export async function searchAsFansType(engine: WordSearchEngine, words: string[], page: Page, rewrites: () => Promise<QueryRewrite[]>, understood?: Understood): Promise<SearchPage> {
+  const found = understood?.date ? await searchOnDate(engine, words, page, rewrites, understood) : await searchWeighted(engine, words, page, rewrites);
   if (found.total <= SEARCH_TOTAL_CAP) return found;
   return { ...found, total: SEARCH_TOTAL_CAP, hasMore: found.hasMore ?? page.offset + found.ids.length < found.total };
+}
+
+/**
+ * A query naming a date: the documents of that date, ranked by how many of the words they match
+ * (each word by any of its forms: lexicon terms, transliterations), the words the first leaves out
+ * named in `ignoredWords`; when no document of that date matches any word, the words' own search
+ * with the date named in `ignoredWords` instead.
+ */
+async function searchOnDate(engine: WordSearchEngine, words: string[], page: Page, rewrites: () => Promise<QueryRewrite[]>, understood: Understood): Promise<SearchPage> {
+  const date = understood.date!;
+  const forms = words.length > 0 ? await understood.forms(words) : [];
+  const found = await engine.onDate(forms, date, page);
+  if (found.total > 0 || words.length === 0) {
+    const missing = (found.missing ?? []).map((i) => words[i]!);
+    return { ids: found.ids, total: found.total, ...(found.hasMore !== undefined ? { hasMore: found.hasMore } : {}), ...(missing.length > 0 ? { ignoredWords: missing } : {}) };
+  }
+  const rest = await searchWeighted(engine, words, page, rewrites);
+  return rest.total === 0 ? rest : { ...rest, ignoredWords: [date.text, ...(rest.ignoredWords ?? [])] };
+}
+
+/**
+ * A query holding a word in most documents (a group name, UBIQUITOUS_SHARE) beside others that are
+ * not: the weakest signal. The other words are searched alone, beside the words' exact search; when
+ * their best answer lacks the weak word (a member's live in her own title, against the group's stages
+ * where she is one of five members), their answer is the query's, the weak word named in
+ * `ignoredWords` when a document on the page does not hold it; otherwise the words' own search answers.
+ */
+async function searchWeighted(engine: WordSearchEngine, words: string[], page: Page, rewrites: () => Promise<QueryRewrite[]>): Promise<SearchPage> {
+  const end = page.offset + page.limit;
+  if (words.length < 2 || words.length > MAX_FAN_TYPING_WORDS || end > MERGE_LIMIT || !engine.weights) return searchSteps(engine, words, page, rewrites);
+  const weights = await engine.weights(words).catch(() => undefined);
+  const weak = weights ? words.filter((_, i) => weights[i]! >= UBIQUITOUS_SHARE) : [];
+  if (weak.length === 0 || weak.length === words.length) return searchSteps(engine, words, page, rewrites);
+  const strong = words.filter((word) => !weak.includes(word));
+  const without = async () => (await rewrites()).map((rewrite) => ({ ...rewrite, words: rewrite.words.filter((word) => !weak.includes(word)) })).filter((rewrite) => rewrite.words.length > 0);
+  const [best, every] = await Promise.all([engine.exact(strong, { offset: 0, limit: 1 }), engine.exact(words, { offset: 0, limit: end }, true)]);
+  const holding = new Set([...every.ids, ...(every.matches ?? [])]);
+  // The best answer to the other words holds the weak one too (루미네 출연: the group's own
+  // appearances come first either way): the words' own search answers, the weak word kept.
+  if (every.total > 0 && (best.ids.length === 0 || holding.has(best.ids[0]!))) return searchSteps(engine, words, page, rewrites);
+  const found = await searchSteps(engine, strong, page, without);
+  const complete = every.hasMore === undefined && every.total <= holding.size;
+  const left = !complete || found.ids.some((id) => !holding.has(id)) ? weak : [];
+  const ignored = [...left, ...(found.ignoredWords ?? [])];
+  return { ...found, ...(ignored.length > 0 ? { ignoredWords: ignored } : {}) };
 }
 
 async function searchSteps(engine: WordSearchEngine, words: string[], page: Page, rewrites: () => Promise<QueryRewrite[]>): Promise<SearchPage> {
@@ -328,7 +396,7 @@ async function leaveWordsOut(engine: WordSearchEngine, words: string[], page: Pa
     if (found) return found;
     if (kept.length < 2) return { ids: [], total: 0 };
   }
-  const order = leaveOutOrder(kept);
+  const order = leaveOutOrder(kept, await weightsOf(engine, kept));
   if (kept.length >= 3) {
     const found = await allButOne(engine, kept, order, page, ignored);
     if (found) return found;
@@ -341,10 +409,18 @@ async function leaveWordsOut(engine: WordSearchEngine, words: string[], page: Pa
   return { ids: [], total: 0 };
 }
 
-/** The order words are left out in: words with digits first (a month or a year beside a name), then the shortest, the last typed first. */
-function leaveOutOrder(words: string[]): string[] {
+/**
+ * The order words are left out in: the word naming the most documents first (`weights`: a group
+ * name before an event kind, an event kind before a member, who is in the title of few); among
+ * equals (or without weights) words with digits first (a month or a year beside a name), then the
+ * shortest, the last typed first.
+ */
+function leaveOutOrder(words: string[], weights?: number[]): string[] {
   return words
-    .map((word, i) => ({ word, i, digits: /[0-9]/.test(word) ? 0 : 1 }))
-    .sort((a, b) => a.digits - b.digits || [...a.word].length - [...b.word].length || b.i - a.i)
+    .map((word, i) => ({ word, i, weight: weights?.[i] ?? 0, digits: /[0-9]/.test(word) ? 0 : 1 }))
+    .sort((a, b) => b.weight - a.weight || a.digits - b.digits || [...a.word].length - [...b.word].length || b.i - a.i)
     .map(({ word }) => word);
 }
+
+/** The words' weights (`WordSearchEngine.weights`), or undefined when the engine cannot tell. */
+const weightsOf = (engine: WordSearchEngine, words: string[]) => (engine.weights ? engine.weights(words).catch(() => undefined) : Promise.resolve(undefined));

@@ -1,0 +1,85 @@
+// What the embedded engine adds for the query-understanding step (shared/korean/query-understanding.ts):
+// the words' weights, estimated from the sampled documents, and the search of a date a query names.
+import type { QueryDate } from '../korean/query-dates.ts';
+import { isChoseongQuery } from '../korean/jamo.ts';
+import type { Queryable } from '../db/database.ts';
+import type { GramStatistics } from './gram-frequencies.ts';
+import type { SearchPage } from './search-index.ts';
+
+/** A word matched in the members field only names a document this much (a member is one of five on a group's schedule). */
+const MEMBER_WEIGHT = 0.1;
+
+/**
+ * Per word: the share of the sampled documents naming it (title, a source, the venue, or for
+ * initials their initials: 1; the members only: MEMBER_WEIGHT); undefined without a sample.
+ */
+export function sampledWeights(words: string[], statistics: GramStatistics): number[] | undefined {
+  const sample = statistics.sample;
+  if (sample.length === 0) return undefined;
+  return words.map((word) => {
+    let named = 0;
+    if (isChoseongQuery(word)) {
+      for (const document of sample) if (document.title.includes(word) || document.choseong.includes(word)) named++;
+      return named / sample.length;
+    }
+    for (const document of sample) {
+      if (!document.keys.includes(word)) continue;
+      if (document.title.includes(word) || document.source.includes(word) || document.venue.includes(word)) named++;
+      else if (document.members.includes(word)) named += MEMBER_WEIGHT;
+    }
+    return named / sample.length;
+  });
+}
+
+/** Documents of one date read at most (a day of any month is a 30th of the documents; every one is scored). */
+const MAX_DATE_ROWS = 5_000;
+
+/**
+ * The documents of `date`, ranked by how many words they match (a word by the best of its forms),
+ * then by their score, then newest first; `scoreOf` is the engine's SQL score of one word form.
+ */
+export async function searchOnDate(
+  db: Queryable,
+  forms: string[][],
+  date: QueryDate,
+  page: { offset: number; limit: number },
+  scoreOf: (word: string, param: (value: unknown) => string) => string,
+): Promise<SearchPage & { missing?: number[] }> {
+  const values: unknown[] = [];
+  const param = (value: unknown) => {
+    values.push(value);
+    return `$${values.length}`;
+  };
+  const conditions: string[] = [];
+  if (date.year !== undefined && date.month !== undefined && date.day !== undefined) {
+    conditions.push(`date = ${param(`${date.year}-${String(date.month).padStart(2, '0')}-${String(date.day).padStart(2, '0')}`)}::date`);
+  } else {
+    // The month's expression is migration 024's index.
+    if (date.month !== undefined) conditions.push(`extract(month FROM date) = ${param(date.month)}`);
+    if (date.day !== undefined) conditions.push(`extract(day FROM date) = ${param(date.day)}`);
+    if (date.year !== undefined) conditions.push(`date >= make_date(${param(date.year)}::int, 1, 1) AND date < make_date(${param(date.year + 1)}::int, 1, 1)`);
+  }
+  const scores = forms.map((alternatives) => {
+    const each = alternatives.map((form) => scoreOf(form, param));
+    return each.length === 1 ? each[0]! : `GREATEST(${each.join(', ')})`;
+  });
+  const columns = scores.map((score, i) => `${score} AS s${i}`);
+  const hits = scores.length > 0 ? scores.map((_, i) => `(s${i} > 0)::int`).join(' + ') : '0';
+  const sum = scores.length > 0 ? scores.map((_, i) => `s${i}`).join(' + ') : '0';
+  const sql = `
+    WITH d AS (SELECT schedule_id, date${columns.map((column) => `, ${column}`).join('')}
+                 FROM search_documents WHERE ${conditions.join(' AND ')}
+                ORDER BY date DESC, schedule_id DESC LIMIT ${MAX_DATE_ROWS}),
+         m AS (SELECT * FROM d WHERE ${scores.length > 0 ? `${hits} > 0` : 'true'})
+    SELECT c.total, p.* FROM (SELECT count(*)::int AS total FROM m) c
+      LEFT JOIN LATERAL (SELECT schedule_id${scores.map((_, i) => `, s${i}`).join('')} FROM m
+                          ORDER BY ${scores.length > 0 ? `${hits} DESC, ${sum} DESC, ` : ''}date DESC, schedule_id DESC
+                          LIMIT ${param(page.limit)} OFFSET ${param(page.offset)}) p ON true`;
+  type Row = { schedule_id: number | null; total: number } & Record<string, number>;
+  const raw = await db.any<Row>(sql, values);
+  const total = raw[0]?.total ?? 0;
+  const rows = raw.filter((row) => row.schedule_id !== null);
+  const first = rows[0];
+  const missing = first && page.offset === 0 ? forms.map((_, i) => i).filter((i) => !(Number(first[`s${i}`]) > 0)) : [];
+  return { ids: rows.map((row) => row.schedule_id!), total, ...(missing.length > 0 ? { missing } : {}) };
+}
