@@ -385,7 +385,10 @@ export function registerSearchContract(name: string, setup: () => Promise<Search
     for (const query of ['행당동', '왕십리로', '성동구 왕십리로 222', '서울캠퍼스']) t.deepEqual(await ids(index, query), [inVenue.scheduleId], query);
   });
 
-  test.serial(`${name}: quality table — recall@${TOP} over the demo data of at least ${MIN_RECALL_AT_5 * 100}%, exact titles first`, async (t) => {
+  // The embedded engine runs in every CI run and must find every schedule of the table; OpenSearch
+  // (OPENSEARCH_URL) is held to MIN_RECALL_AT_5.
+  const minimum = name === 'embedded' ? 1 : MIN_RECALL_AT_5;
+  test.serial(`${name}: quality table — recall@${TOP} over the demo data of at least ${minimum * 100}%, exact titles first`, async (t) => {
     const { index, demoDocuments } = await backend();
     const documents = await demoDocuments();
     await index.rebuild(documents);
@@ -393,9 +396,11 @@ export function registerSearchContract(name: string, setup: () => Promise<Search
     t.log(`${name}: recall@${TOP} ${(quality.recall * 100).toFixed(1)}% over ${QUALITY_TABLE.length} queries and ${documents.length} demo schedules`);
     for (const [kind, { cases, recall }] of quality.byKind) t.log(`  ${kind.padEnd(14)} ×${String(cases).padStart(2)}  ${(recall * 100).toFixed(1)}%`);
     for (const miss of quality.misses) t.log(`  miss: ${miss}`);
-    t.true(QUALITY_TABLE.length >= 120, 'at least 120 queries');
-    for (const kind of ['layout slip', 'shorthand', 'particle', 'spacing', 'ignored word', 'keystroke typo', 'long word typo', 'half-typed', 'latin case/order']) t.true(quality.byKind.has(kind as never), `the table covers ${kind}`);
-    t.true(quality.recall >= MIN_RECALL_AT_5, `recall@${TOP} ${quality.recall.toFixed(3)} is below ${MIN_RECALL_AT_5}`);
+    t.true(QUALITY_TABLE.length >= 200, 'at least 200 queries');
+    const kinds = ['layout slip', 'shorthand', 'particle', 'spacing', 'ignored word', 'keystroke typo', 'long word typo', 'half-typed', 'latin case/order'];
+    kinds.push('english word', 'hangul/latin', 'loanword spelling', 'decoration', 'date', 'several signals');
+    for (const kind of kinds) t.true(quality.byKind.has(kind as never), `the table covers ${kind}`);
+    t.true(quality.recall >= minimum, `recall@${TOP} ${quality.recall.toFixed(3)} is below ${minimum}`);
     t.deepEqual(quality.misses.filter((miss) => miss.includes('first should be')), [], 'a whole title ranks its schedule first');
   });
 

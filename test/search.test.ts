@@ -226,17 +226,19 @@ test('embedded: a search of a few words is planned once per connection, reads th
   t.true((await prepared()).length > 0);
 });
 
-test('embedded: a character outside the basic plane (an emoji, a surrogate pair) is one character, alone or in a bigram', async (t) => {
+test('embedded: a character outside the basic plane (a surrogate pair) is one character, alone or in a bigram; emoji are decorations', async (t) => {
   const database = await migratedDatabase(t);
   const index = await createSearchIndex({ db: database.db, opensearchUrl: null, logger });
-  const heart = document({ scheduleId: 1, title: '💜 팬미팅' });
-  const pair = document({ scheduleId: 2, title: '공지', memberNames: ['🎤🎧'] });
+  const heart = document({ scheduleId: 1, title: '💜 𠮷野 팬미팅' });
+  const pair = document({ scheduleId: 2, title: '공지', memberNames: ['𠮷𠀋'] });
   await index.upsert([heart, pair, document({ scheduleId: 3, title: '팬미팅 안내' })]);
-  t.deepEqual((await index.search('💜', { offset: 0, limit: 10 })).ids, [1]);
-  t.deepEqual((await index.search('💜팬', { offset: 0, limit: 10 })).ids, [1]);
-  t.deepEqual((await index.search('🎤🎧', { offset: 0, limit: 10 })).ids, [2]);
-  t.deepEqual((await index.search('🎧', { offset: 0, limit: 10 })).ids, [2]);
-  t.deepEqual((await index.search('🎧🎤', { offset: 0, limit: 10 })).ids, []);
+  t.deepEqual((await index.search('𠮷野', { offset: 0, limit: 10 })).ids, [1]);
+  t.deepEqual((await index.search('𠮷𠀋', { offset: 0, limit: 10 })).ids, [2]);
+  t.deepEqual((await index.search('𠀋', { offset: 0, limit: 10 })).ids, [2]);
+  t.deepEqual((await index.search('𠀋𠮷', { offset: 0, limit: 10 })).ids, []);
+  // Emoji around a word are dropped on both sides: the word alone is searched; an emoji alone is no word.
+  t.deepEqual((await index.search('💜팬미팅💜', { offset: 0, limit: 10 })).ids.sort(), [1, 3]);
+  t.deepEqual(await index.search('💜', { offset: 0, limit: 10 }), { ids: [], total: 0 });
 });
 
 test('embedded: a query no sampled document matches starts its later searches early, and answers as when they wait their turn', async (t) => {
@@ -739,8 +741,8 @@ test('opensearch: client calls — readings matching more than their page send a
   t.teardown(stub.close);
   const index = new OpenSearchSearchIndex({ client: new Client({ node: stub.url }), alias: 'stub', logger, userDictionary: async () => '' });
   t.teardown(() => index.close());
-  // 팬밋 reads as 팬미팅 and, half-typed, as 팬미 ㅍㅁㅅ: both readings match the stub's 30 documents.
-  const page = await index.search('팬밋', { offset: 0, limit: 20 });
+  // 영통 reads as 영상통화 and, half-typed, as 영토 ㅇㅌㅇ: both readings match the stub's 30 documents.
+  const page = await index.search('영통', { offset: 0, limit: 20 });
   t.deepEqual(page, { ids: Array.from({ length: 20 }, (_, i) => 30 - i), total: 30 });
   const searches = stub.calls.filter((call) => call.path === '/stub/_search').map((call) => JSON.parse(call.body));
   t.is(searches.filter((body) => body.size === 30 && body.from === 0).length, 2, 'one request of every match a reading');

@@ -94,10 +94,13 @@ export function queryReadings(words: string[], lexicon: Lexicon): string[][] {
   }
   const readings: string[][] = [];
   const seen = new Set([words.join(' ')]);
+  // A title form reads as its other terms only where no word reads by rule: `루미너스 팬콘서트` is
+  // luminous beside 팬콘서트, not beside `fan concert`.
+  const ruled = places.some(({ choices, keepFirst }) => !keepFirst && choices.length > 1);
   for (let r = 0; r < MAX_READINGS; r++) {
     const reading = places.map(({ choices, keepFirst }) => {
       if (choices.length === 1) return choices[0]!;
-      const at = keepFirst ? r : r + 1;
+      const at = keepFirst ? (ruled ? 0 : r) : r + 1;
       return choices[Math.min(at, choices.length - 1)]!;
     });
     const unique = [...new Set(reading.filter(Boolean))];

@@ -608,6 +608,7 @@ export async function rewritesOf(query: string, words: string[], analyze: QueryA
 export function understoodBy(understood: UnderstoodQuery, synonyms: SynonymSource): Understood {
   return {
     ...(understood.date ? { date: understood.date } : {}),
+    typed: understood.text.split(' ').filter(Boolean).map((word) => word.slice(0, 40)),
     forms: async (words) => {
       const table = await synonyms.table();
       return words.map((word) => wordForms(word, table.lexicon));

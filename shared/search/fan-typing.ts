@@ -69,6 +69,8 @@ export interface WordSearchEngine {
 export interface Understood {
   date?: QueryDate;
   forms(words: string[]): Promise<string[][]>;
+  /** Words as typed (spaces apart): a word the analyser split into pieces (티켓팅 → 티켓, 팅) is left out whole first. */
+  typed?: string[];
 }
 
 /** A word naming this share of the documents or more (a group name) is the weakest of a query's signals. */
@@ -97,7 +99,7 @@ interface LeftOut {
 }
 
 /** The searches `EarlyStart` names, started before the exact search of `words` answers. */
-function startEarly(engine: WordSearchEngine, words: string[], page: Page, rewrites: () => Promise<QueryRewrite[]>): EarlyStart {
+function startEarly(engine: WordSearchEngine, words: string[], page: Page, rewrites: () => Promise<QueryRewrite[]>, fragments: ReadonlySet<string>): EarlyStart {
   const window = { offset: 0, limit: page.offset + page.limit };
   const rewritten = quiet(rewrites());
   // A month word (5월) keeps every rewrite and typo search from matching: the month's search
@@ -115,7 +117,7 @@ function startEarly(engine: WordSearchEngine, words: string[], page: Page, rewri
     if (!(await rewritesUnmatched) || (await presence)?.includes(false)) return undefined;
     return engine.typos(words, false);
   };
-  const leaveOut = inMonth ? undefined : expectedLeaveOut(engine, words, page, rewritesUnmatched);
+  const leaveOut = inMonth ? undefined : expectedLeaveOut(engine, words, page, rewritesUnmatched, fragments);
   return {
     rewritten,
     found,
@@ -133,7 +135,7 @@ function startEarly(engine: WordSearchEngine, words: string[], page: Page, rewri
  * first). The word left out is the one expected to match nothing alone, else the first in
  * `leaveOutOrder`. Used only when the query reaches that very search.
  */
-function expectedLeaveOut(engine: WordSearchEngine, words: string[], page: Page, rewritesUnmatched: Promise<boolean>): Promise<LeftOut | undefined> | undefined {
+function expectedLeaveOut(engine: WordSearchEngine, words: string[], page: Page, rewritesUnmatched: Promise<boolean>, fragments: ReadonlySet<string>): Promise<LeftOut | undefined> | undefined {
   const { likelyAbsent, likelyNoTypos } = engine;
   if (words.length !== 2 || words[0] === words[1] || !likelyAbsent || !likelyNoTypos) return undefined;
   return quiet(
@@ -143,7 +145,7 @@ function expectedLeaveOut(engine: WordSearchEngine, words: string[], page: Page,
       let left: string;
       if (absent[0] !== absent[1]) left = words[absent.indexOf(true)]!;
       else if (absent[0] || (words.some(isTypoCandidate) && !(await likelyNoTypos(words)))) return undefined;
-      else left = leaveOutOrder(words, await weightsOf(engine, words))[0]!;
+      else left = leaveOutOrder(words, await weightsOf(engine, words), fragments)[0]!;
       const kept = words.filter((word) => word !== left);
       return { kept, ignored: [left], found: quiet(subsetPage(engine, kept, page, [left])) };
     })(),
@@ -176,7 +178,9 @@ export function monthOf(word: string): number | undefined {
  * the total is then the cap with `hasMore`, as for one list matching more.
  */
 export async function searchAsFansType(engine: WordSearchEngine, words: string[], page: Page, rewrites: () => Promise<QueryRewrite[]>, understood?: Understood): Promise<SearchPage> {
-  const found = understood?.date ? await searchOnDate(engine, words, page, rewrites, understood) : await searchWeighted(engine, words, page, rewrites);
+  const typed = new Set(understood?.typed ?? words);
+  const fragments = new Set(words.filter((word) => !typed.has(word)));
+  const found = understood?.date ? await searchOnDate(engine, words, page, rewrites, understood, fragments) : await searchWeighted(engine, words, page, rewrites, fragments);
   if (found.total <= SEARCH_TOTAL_CAP) return found;
   return { ...found, total: SEARCH_TOTAL_CAP, hasMore: found.hasMore ?? page.offset + found.ids.length < found.total };
 }
@@ -187,7 +191,7 @@ export async function searchAsFansType(engine: WordSearchEngine, words: string[]
  * named in `ignoredWords`; when no document of that date matches any word, the words' own search
  * with the date named in `ignoredWords` instead.
  */
-async function searchOnDate(engine: WordSearchEngine, words: string[], page: Page, rewrites: () => Promise<QueryRewrite[]>, understood: Understood): Promise<SearchPage> {
+async function searchOnDate(engine: WordSearchEngine, words: string[], page: Page, rewrites: () => Promise<QueryRewrite[]>, understood: Understood, fragments: ReadonlySet<string>): Promise<SearchPage> {
   const date = understood.date!;
   const forms = words.length > 0 ? await understood.forms(words) : [];
   const found = await engine.onDate(forms, date, page);
@@ -195,7 +199,7 @@ async function searchOnDate(engine: WordSearchEngine, words: string[], page: Pag
     const missing = (found.missing ?? []).map((i) => words[i]!);
     return { ids: found.ids, total: found.total, ...(found.hasMore !== undefined ? { hasMore: found.hasMore } : {}), ...(missing.length > 0 ? { ignoredWords: missing } : {}) };
   }
-  const rest = await searchWeighted(engine, words, page, rewrites);
+  const rest = await searchWeighted(engine, words, page, rewrites, fragments);
   return rest.total === 0 ? rest : { ...rest, ignoredWords: [date.text, ...(rest.ignoredWords ?? [])] };
 }
 
@@ -206,34 +210,35 @@ async function searchOnDate(engine: WordSearchEngine, words: string[], page: Pag
  * where she is one of five members), their answer is the query's, the weak word named in
  * `ignoredWords` when a document on the page does not hold it; otherwise the words' own search answers.
  */
-async function searchWeighted(engine: WordSearchEngine, words: string[], page: Page, rewrites: () => Promise<QueryRewrite[]>): Promise<SearchPage> {
+async function searchWeighted(engine: WordSearchEngine, words: string[], page: Page, rewrites: () => Promise<QueryRewrite[]>, fragments: ReadonlySet<string>): Promise<SearchPage> {
   const end = page.offset + page.limit;
-  if (words.length < 2 || words.length > MAX_FAN_TYPING_WORDS || end > MERGE_LIMIT || !engine.weights) return searchSteps(engine, words, page, rewrites);
+  if (words.length < 2 || words.length > MAX_FAN_TYPING_WORDS || end > MERGE_LIMIT || !engine.weights) return searchSteps(engine, words, page, rewrites, fragments);
   const weights = await engine.weights(words).catch(() => undefined);
-  const weak = weights ? words.filter((_, i) => weights[i]! >= UBIQUITOUS_SHARE) : [];
-  if (weak.length === 0 || weak.length === words.length) return searchSteps(engine, words, page, rewrites);
+  // A lone syllable split off a typed word (스 of 그리팅스) is a fragment, not a signal.
+  const weak = weights ? words.filter((word, i) => weights[i]! >= UBIQUITOUS_SHARE && !fragments.has(word)) : [];
+  if (weak.length === 0 || weak.length === words.length) return searchSteps(engine, words, page, rewrites, fragments);
   const strong = words.filter((word) => !weak.includes(word));
   const without = async () => (await rewrites()).map((rewrite) => ({ ...rewrite, words: rewrite.words.filter((word) => !weak.includes(word)) })).filter((rewrite) => rewrite.words.length > 0);
   const [best, every] = await Promise.all([engine.exact(strong, { offset: 0, limit: 1 }), engine.exact(words, { offset: 0, limit: end }, true)]);
   const holding = new Set([...every.ids, ...(every.matches ?? [])]);
   // The best answer to the other words holds the weak one too (루미네 출연: the group's own
   // appearances come first either way): the words' own search answers, the weak word kept.
-  if (every.total > 0 && (best.ids.length === 0 || holding.has(best.ids[0]!))) return searchSteps(engine, words, page, rewrites);
-  const found = await searchSteps(engine, strong, page, without);
+  if (every.total > 0 && (best.ids.length === 0 || holding.has(best.ids[0]!))) return searchSteps(engine, words, page, rewrites, fragments);
+  const found = await searchSteps(engine, strong, page, without, fragments);
   const complete = every.hasMore === undefined && every.total <= holding.size;
   const left = !complete || found.ids.some((id) => !holding.has(id)) ? weak : [];
   const ignored = [...left, ...(found.ignoredWords ?? [])];
   return { ...found, ...(ignored.length > 0 ? { ignoredWords: ignored } : {}) };
 }
 
-async function searchSteps(engine: WordSearchEngine, words: string[], page: Page, rewrites: () => Promise<QueryRewrite[]>): Promise<SearchPage> {
+async function searchSteps(engine: WordSearchEngine, words: string[], page: Page, rewrites: () => Promise<QueryRewrite[]>, fragments: ReadonlySet<string> = new Set()): Promise<SearchPage> {
   // Words expected to match nothing together (a typo, shorthand, a word no schedule holds): the
   // rewrites' exact searches and the presence check start now, beside the exact search, and so
   // does the typo search when no rewrite is expected to match either, instead of one after another
   // once the exact search has answered (a typo's exact search, its rewrites' and its typo search
   // took 3.9 + 3.5 + 8.2 ms in a row). Work started for nothing when the guess is wrong.
   const early = words.length <= MAX_FAN_TYPING_WORDS && page.offset + page.limit <= MERGE_LIMIT && (await engine.likelyUnmatched?.(words))
-    ? startEarly(engine, words, page, rewrites)
+    ? startEarly(engine, words, page, rewrites, fragments)
     : undefined;
   const head = await engine.exact(words, page);
   // More exact matches than are counted: anything else would only come after all of them.
@@ -286,7 +291,7 @@ async function searchSteps(engine: WordSearchEngine, words: string[], page: Page
     if (typoRewrite) add(await engine.typos(typoRewrite.words, false));
   }
   if (merged.size > 0 || words.length < 2) return { ids: [...merged].slice(page.offset, end), total: total() };
-  return leaveWordsOut(engine, words, page, present ?? (await engine.present(words)), early?.month, early?.leaveOut);
+  return leaveWordsOut(engine, words, page, present ?? (await engine.present(words)), early?.month, early?.leaveOut, fragments);
 }
 
 /**
@@ -375,7 +380,7 @@ async function allButOne(engine: WordSearchEngine, kept: string[], order: string
  * left out in turn at once (`allButOne`); then the first two together, then the first three. Of
  * two, the first, or else the second.
  */
-async function leaveWordsOut(engine: WordSearchEngine, words: string[], page: Page, present: boolean[], month?: Promise<SearchPage>, started?: Promise<LeftOut | undefined>): Promise<SearchPage> {
+async function leaveWordsOut(engine: WordSearchEngine, words: string[], page: Page, present: boolean[], month?: Promise<SearchPage>, started?: Promise<LeftOut | undefined>, fragments: ReadonlySet<string> = new Set()): Promise<SearchPage> {
   // A hint that failed only means nothing was started.
   const early = await started?.catch(() => undefined);
   /** The page of `kept` with `ignored` left out: the search started early when it is the same one. */
@@ -396,7 +401,7 @@ async function leaveWordsOut(engine: WordSearchEngine, words: string[], page: Pa
     if (found) return found;
     if (kept.length < 2) return { ids: [], total: 0 };
   }
-  const order = leaveOutOrder(kept, await weightsOf(engine, kept));
+  const order = leaveOutOrder(kept, await weightsOf(engine, kept), fragments);
   if (kept.length >= 3) {
     const found = await allButOne(engine, kept, order, page, ignored);
     if (found) return found;
@@ -410,15 +415,16 @@ async function leaveWordsOut(engine: WordSearchEngine, words: string[], page: Pa
 }
 
 /**
- * The order words are left out in: the word naming the most documents first (`weights`: a group
+ * The order words are left out in: pieces the analyser split off a typed word first (that word
+ * matched nothing whole: 티켓팅 is not 티켓), then the word naming the most documents first (`weights`: a group
  * name before an event kind, an event kind before a member, who is in the title of few); among
  * equals (or without weights) words with digits first (a month or a year beside a name), then the
  * shortest, the last typed first.
  */
-function leaveOutOrder(words: string[], weights?: number[]): string[] {
+function leaveOutOrder(words: string[], weights?: number[], fragments: ReadonlySet<string> = new Set()): string[] {
   return words
-    .map((word, i) => ({ word, i, weight: weights?.[i] ?? 0, digits: /[0-9]/.test(word) ? 0 : 1 }))
-    .sort((a, b) => b.weight - a.weight || a.digits - b.digits || [...a.word].length - [...b.word].length || b.i - a.i)
+    .map((word, i) => ({ word, i, weight: weights?.[i] ?? 0, digits: /[0-9]/.test(word) ? 0 : 1, whole: fragments.has(word) ? 0 : 1 }))
+    .sort((a, b) => a.whole - b.whole || b.weight - a.weight || a.digits - b.digits || [...a.word].length - [...b.word].length || b.i - a.i)
     .map(({ word }) => word);
 }
 
