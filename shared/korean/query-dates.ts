@@ -16,9 +16,9 @@ export interface QueryDate {
 // Longest forms first; each alone, not inside a longer number (`12/345`) or a decimal (`1.5배`).
 const PATTERNS: { pattern: RegExp; parts: ('year' | 'month' | 'day')[] }[] = [
   { pattern: /(?<![\p{L}\p{N}.\/-])(\d{4})\s*년\s*(\d{1,2})\s*월\s*(\d{1,2})\s*일(?![\p{N}])/gu, parts: ['year', 'month', 'day'] },
-  { pattern: /(?<![\p{L}\p{N}.\/-])(\d{4})\s*([./-])\s*(\d{1,2})\s*\2\s*(\d{1,2})\.?(?![\p{N}\p{Script=Latin}.\/-])/gu, parts: ['year', 'month', 'day'] },
+  { pattern: /(?<![\p{L}\p{N}.\/-])(\d{4})\s*([./-])\s*(\d{1,2})\s*\2\s*(\d{1,2})\.?(?![\p{N}\p{L}.\/-])/gu, parts: ['year', 'month', 'day'] },
   { pattern: /(?<![\p{L}\p{N}.\/-])(\d{1,2})\s*월\s*(\d{1,2})\s*일(?![\p{N}])/gu, parts: ['month', 'day'] },
-  { pattern: /(?<![\p{L}\p{N}.\/-])(\d{1,2})\s*[./]\s*(\d{1,2})\.?(?![\p{N}\p{Script=Latin}.\/-])/gu, parts: ['month', 'day'] },
+  { pattern: /(?<![\p{L}\p{N}.\/-])(\d{1,2})\s*[./]\s*(\d{1,2})\.?(?![\p{N}\p{L}.\/-])/gu, parts: ['month', 'day'] },
   { pattern: /(?<![\p{L}\p{N}.\/-])(\d{4})\s*년\s*(\d{1,2})\s*월(?![\p{N}])/gu, parts: ['year', 'month'] },
   // A day alone, as its own word: `20일` (not `20일차`, `1일1깡`).
   { pattern: /(?<![\p{L}\p{N}.\/-])(\d{1,2})일(?=\s|$)/gu, parts: ['day'] },
