@@ -36,6 +36,9 @@ const MAX_EVERY_WORDS = 6;
 /** Characters of a query read for a keyboard-layout slip. */
 const MAX_LAYOUT_QUERY = 100;
 
+/** Words of a query that completes nothing read as the search reads them (`#completeReadings`). */
+const MAX_READ_WORDS = 4;
+
 /** Largest `limit` honoured by `suggest`. */
 export const MAX_SUGGESTIONS = 50;
 
@@ -561,12 +564,14 @@ export class SuggestionIndex {
    * something, its completions.
    */
   #completeReadings(query: string, count: number): string[] {
-    const text = withTitleSpellings(understandQuery(query.slice(0, MAX_LAYOUT_QUERY)).text, this.#lexicon);
-    if (text === '') return [];
-    const words = text.split(' ');
-    for (const reading of [words, ...queryReadings(words, this.#lexicon)]) {
+    const understood = understandQuery(query.slice(0, MAX_LAYOUT_QUERY)).text;
+    const text = withTitleSpellings(understood, this.#lexicon);
+    const words = text.split(' ').filter(Boolean);
+    // Fans type a few words; a longer run is pasted text or noise, not read further.
+    if (words.length === 0 || words.length > MAX_READ_WORDS) return [];
+    const readings = text === understood ? queryReadings(words, this.#lexicon) : [words, ...queryReadings(words, this.#lexicon)];
+    for (const reading of readings) {
       const readingText = reading.join(' ');
-      if (readingText === normalizeText(query)) continue;
       const found = this.#complete(readingText, count);
       if (found.length > 0) return found;
     }

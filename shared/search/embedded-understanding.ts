@@ -54,10 +54,15 @@ export async function searchOnDate(
   if (date.year !== undefined && date.month !== undefined && date.day !== undefined) {
     conditions.push(`date = ${param(`${date.year}-${String(date.month).padStart(2, '0')}-${String(date.day).padStart(2, '0')}`)}::date`);
   } else {
-    // The month's expression is migration 024's index.
-    if (date.month !== undefined) conditions.push(`extract(month FROM date) = ${param(date.month)}`);
-    if (date.day !== undefined) conditions.push(`extract(day FROM date) = ${param(date.day)}`);
-    if (date.year !== undefined) conditions.push(`date >= make_date(${param(date.year)}::int, 1, 1) AND date < make_date(${param(date.year + 1)}::int, 1, 1)`);
+    // The days named, listed between the oldest and newest documents (or the year's bounds): the
+    // date index finds their documents (a day of any month filtered row by row read all 50,000 of
+    // the benchmark's documents).
+    const from = date.year !== undefined ? `make_date(${param(date.year)}::int, 1, 1)` : '(SELECT min(date) FROM search_documents)';
+    const to = date.year !== undefined ? `make_date(${param(date.year)}::int, 12, 31)` : '(SELECT max(date) FROM search_documents)';
+    const days: string[] = [];
+    if (date.month !== undefined) days.push(`extract(month FROM d) = ${param(date.month)}`);
+    if (date.day !== undefined) days.push(`extract(day FROM d) = ${param(date.day)}`);
+    conditions.push(`date = ANY (ARRAY(SELECT d::date FROM generate_series(${from}, ${to}, interval '1 day') AS d${days.length > 0 ? ` WHERE ${days.join(' AND ')}` : ''}))`);
   }
   const scores = forms.map((alternatives) => {
     const each = alternatives.map((form) => scoreOf(form, param));
