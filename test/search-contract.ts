@@ -354,6 +354,51 @@ export function registerSearchContract(name: string, setup: () => Promise<Search
     t.deepEqual(await ids(index, '5월 대동제'), [titled.scheduleId]);
   });
 
+  test.serial(`${name}: a date in the query filters by that day, ranked by words matched; a date with no match is named as left out`, async (t) => {
+    const index = await emptyIndex();
+    const cafe = schedule({ title: '강서아 생일 카페', date: '2025-05-20' });
+    const stage = schedule({ title: '음악방송 무대', memberNames: ['강서아'], date: '2024-05-20' });
+    const other = schedule({ title: '강서아 생일 카페 안내', date: '2025-05-21' });
+    await index.upsert([cafe, stage, other]);
+    t.deepEqual(await index.search('강서아 5/20', PAGE), { ids: [cafe.scheduleId, stage.scheduleId], total: 2 }, 'title before member, any year');
+    t.deepEqual(await index.search('5월 20일 카페 강서아', PAGE), { ids: [cafe.scheduleId, stage.scheduleId], total: 2 }, 'every word in the first');
+    // A word the first document lacks is named.
+    t.deepEqual(await index.search('강서아 무대 공연 5/20', PAGE), { ids: [stage.scheduleId, cafe.scheduleId], total: 2, ignoredWords: ['공연'] });
+    t.deepEqual(await index.search('2024.5.20', PAGE), { ids: [stage.scheduleId], total: 1 }, 'a whole date');
+    t.deepEqual((await index.search('21일', PAGE)).ids, [other.scheduleId], 'a day of any month');
+    // The words by any of their forms: an English word for the Korean title.
+    t.deepEqual((await index.search('birthday cafe 5.20', PAGE)).ids, [cafe.scheduleId]);
+    // Nothing of that date matches: the words' own search, the date left out and named.
+    t.deepEqual(await index.search('생일 카페 안내 1/2', PAGE), { ids: [other.scheduleId], total: 1, ignoredWords: ['1/2'] });
+  });
+
+  test.serial(`${name}: of words matching nothing together, the one naming the most documents is left out first`, async (t) => {
+    const index = await emptyIndex();
+    // 루미네 names most documents, 카페 few, 다온 one title and some members.
+    const group = Array.from({ length: 6 }, (_, i) => schedule({ title: `루미네 무대 ${i + 1}`, memberNames: ['백다온', '강서아'], date: `2025-0${i + 1}-01` }));
+    const cafe = schedule({ title: '백다온 생일 카페', date: '2024-01-16' });
+    await index.upsert([...group, cafe, schedule({ title: '강서아 생일 카페', date: '2024-05-20' })]);
+    const found = await index.search('루미네 다온 카페', PAGE);
+    // Each word left out in turn, heaviest first: 다온 카페 (루미네 left out) lists first, then 루미네 다온.
+    t.is(found.ids[0], cafe.scheduleId);
+    t.deepEqual(found.ignoredWords, ['루미네', '카페']);
+    t.deepEqual(found.ids.slice(1).sort(), group.map((document) => document.scheduleId).sort());
+  });
+
+  test.serial(`${name}: English words, Hangul spellings of Latin titles and decorations read as what they mean`, async (t) => {
+    const index = await emptyIndex();
+    const popup = schedule({ title: '〈빛의 방향으로〉 팝업스토어 오픈' });
+    const log = schedule({ title: '[LUMI-LOG] 윤하린의 하루' });
+    const greetings = schedule({ title: '2027 시즌 그리팅 예약 판매' });
+    await index.upsert([popup, log, greetings, schedule({ title: '콘서트 안내' })]);
+    t.deepEqual(await ids(index, 'popup store'), [popup.scheduleId]);
+    t.deepEqual(await ids(index, '루미로그'), [log.scheduleId]);
+    t.deepEqual(await ids(index, 'ＬＵＭＩ－ＬＯＧ'), [log.scheduleId]);
+    t.deepEqual(await index.search('시즌 그리팅스', PAGE), { ids: [greetings.scheduleId], total: 1 }, 'a spelling, nothing left out');
+    t.deepEqual(await ids(index, 'season greetings'), [greetings.scheduleId]);
+    t.deepEqual(await ids(index, '「빛의\u200b방향으로」'), [popup.scheduleId]);
+  });
+
   test.serial(`${name}: typo matches come after every exact match, title before venue, and only when the exact match is weak`, async (t) => {
     const index = await emptyIndex();
     // The newest dates go to the typo matches: the exact match still comes first.

@@ -5,6 +5,7 @@ import { isChoseongQuery } from '../korean/jamo.ts';
 import type { Queryable } from '../db/database.ts';
 import type { GramStatistics } from './gram-frequencies.ts';
 import type { SearchPage } from './search-index.ts';
+import type { WordWeights } from './fan-typing.ts';
 
 /** A word matched in the members field only names a document this much (a member is one of five on a group's schedule). */
 const MEMBER_WEIGHT = 0.1;
@@ -13,10 +14,10 @@ const MEMBER_WEIGHT = 0.1;
  * Per word: the share of the sampled documents naming it (title, a source, the venue, or for
  * initials their initials: 1; the members only: MEMBER_WEIGHT); undefined without a sample.
  */
-export function sampledWeights(words: string[], statistics: GramStatistics): number[] | undefined {
+export function sampledWeights(words: string[], statistics: GramStatistics): WordWeights | undefined {
   const sample = statistics.sample;
   if (sample.length === 0) return undefined;
-  return words.map((word) => {
+  const shares = words.map((word) => {
     let named = 0;
     if (isChoseongQuery(word)) {
       for (const document of sample) if (document.title.includes(word) || document.choseong.includes(word)) named++;
@@ -29,6 +30,33 @@ export function sampledWeights(words: string[], statistics: GramStatistics): num
     }
     return named / sample.length;
   });
+  return { shares, documents: Math.max(statistics.rows, sample.length) };
+}
+
+/** Documents read to weigh words when no sample was read yet (a table never analysed: new, or just rebuilt). */
+const COUNTED_WEIGHT_ROWS = 2_000;
+
+/** `sampledWeights` counted on at most COUNTED_WEIGHT_ROWS documents, for an index without a sample. */
+export async function countedWeights(db: Queryable, words: string[]): Promise<WordWeights | undefined> {
+  if (words.length === 0) return undefined;
+  const values: unknown[] = [];
+  const param = (value: unknown) => {
+    values.push(value);
+    return `$${values.length}`;
+  };
+  const named = (column: string, word: string) => `strpos(${column}, ${word}) > 0`;
+  const columns = words.map((word, i) => {
+    const text = param(word);
+    const strong = isChoseongQuery(word)
+      ? `${named('title_key', text)} OR ${named('choseong_key', text)}`
+      : `${named('title_key', text)} OR ${named('source_key', text)} OR ${named('venue_key', text)}`;
+    return `sum(CASE WHEN ${strong} THEN 1 WHEN ${named('members_key', text)} THEN ${MEMBER_WEIGHT} ELSE 0 END)::float8 AS w${i}`;
+  });
+  const row = await db.one<Record<string, number> & { n: number }>(
+    `SELECT count(*)::int AS n, ${columns.join(', ')} FROM (SELECT * FROM search_documents LIMIT ${COUNTED_WEIGHT_ROWS}) d`,
+    values,
+  );
+  return row.n > 0 ? { shares: words.map((_, i) => Number(row[`w${i}`] ?? 0) / row.n), documents: row.n } : undefined;
 }
 
 /** Documents of one date read at most (a day of any month is a 30th of the documents; every one is scored). */

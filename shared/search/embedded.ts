@@ -29,7 +29,7 @@ import { queryReadings, understandQuery, withTitleSpellings, wordForms, type Und
 import { extractQueryDate } from '../korean/query-dates.ts';
 import { undecoratedKey, undecoratedText } from '../korean/decorations.ts';
 import { tidyText } from '../korean/normalize.ts';
-import { sampledWeights, searchOnDate } from './embedded-understanding.ts';
+import { countedWeights, sampledWeights, searchOnDate } from './embedded-understanding.ts';
 import { executePrepared, parameterizedQuery, preparedQuery, type Db, type Queryable } from '../db/database.ts';
 import { searchAsFansType, type Understood, type WordSearchEngine } from './fan-typing.ts';
 import { defaultSynonyms, type SynonymSource } from './synonym-source.ts';
@@ -758,7 +758,7 @@ export class EmbeddedSearchIndex implements SearchIndex {
     if (words.length === 0 && !understood.date) return { ids: [], total: 0 };
     const engine: WordSearchEngine = {
       exact: (subset, window, all) => this.exactSearch(subset, window, all),
-      weights: async (subset) => sampledWeights(subset, await this.gramFrequencies.get()),
+      weights: async (subset) => sampledWeights(subset, await this.gramFrequencies.get()) ?? countedWeights(this.db, subset),
       onDate: (forms, date, window) => searchOnDate(this.db, forms, date, window, (form, param) => this.exactScores([form], param)[0]!),
       typos: (subset, someExact) => this.typoMatches(subset, someExact),
       present: (subset) => this.present(subset),

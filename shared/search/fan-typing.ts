@@ -55,7 +55,7 @@ export interface WordSearchEngine {
    * the members only, a tenth), estimated from a sample or counted; undefined when unknown. A group
    * name is in most documents, an event kind in some, a member's name in the title of few.
    */
-  weights?(words: string[]): Promise<number[] | undefined>;
+  weights?(words: string[]): Promise<WordWeights | undefined>;
   /**
    * The documents dated on `date` (a day, a day of any month, a month; of any year unless it names
    * one), ranked by how many of the words each matches (a word by any of its forms), then by their
@@ -63,6 +63,12 @@ export interface WordSearchEngine {
    * the words the first document on the page does not match.
    */
   onDate(forms: string[][], date: QueryDate, page: Page): Promise<SearchPage & { missing?: number[] }>;
+}
+
+/** Per word the share of documents naming it, and how many documents the shares are of (about). */
+export interface WordWeights {
+  shares: number[];
+  documents: number;
 }
 
 /** What the query-understanding step read beside the words: the date, and each word's forms (itself first). */
@@ -75,6 +81,8 @@ export interface Understood {
 
 /** A word naming this share of the documents or more (a group name) is the weakest of a query's signals. */
 export const UBIQUITOUS_SHARE = 0.3;
+/** ... in an index of at least this many documents: in a handful, every word names a third of them. */
+export const UBIQUITOUS_MIN_DOCUMENTS = 100;
 
 /** Searches started before the exact search answered, because it was expected to find nothing. */
 interface EarlyStart {
@@ -215,7 +223,7 @@ async function searchWeighted(engine: WordSearchEngine, words: string[], page: P
   if (words.length < 2 || words.length > MAX_FAN_TYPING_WORDS || end > MERGE_LIMIT || !engine.weights) return searchSteps(engine, words, page, rewrites, fragments);
   const weights = await engine.weights(words).catch(() => undefined);
   // A lone syllable split off a typed word (스 of 그리팅스) is a fragment, not a signal.
-  const weak = weights ? words.filter((word, i) => weights[i]! >= UBIQUITOUS_SHARE && !fragments.has(word)) : [];
+  const weak = weights && weights.documents >= UBIQUITOUS_MIN_DOCUMENTS ? words.filter((word, i) => weights.shares[i]! >= UBIQUITOUS_SHARE && !fragments.has(word)) : [];
   if (weak.length === 0 || weak.length === words.length) return searchSteps(engine, words, page, rewrites, fragments);
   const strong = words.filter((word) => !weak.includes(word));
   const without = async () => (await rewrites()).map((rewrite) => ({ ...rewrite, words: rewrite.words.filter((word) => !weak.includes(word)) })).filter((rewrite) => rewrite.words.length > 0);
@@ -223,7 +231,8 @@ async function searchWeighted(engine: WordSearchEngine, words: string[], page: P
   const holding = new Set([...every.ids, ...(every.matches ?? [])]);
   // The best answer to the other words holds the weak one too (루미네 출연: the group's own
   // appearances come first either way): the words' own search answers, the weak word kept.
-  if (every.total > 0 && (best.ids.length === 0 || holding.has(best.ids[0]!))) return searchSteps(engine, words, page, rewrites, fragments);
+  // The other words match nothing alone either: the words' own search (typos, words left out).
+  if (best.ids.length === 0 || (every.total > 0 && holding.has(best.ids[0]!))) return searchSteps(engine, words, page, rewrites, fragments);
   const found = await searchSteps(engine, strong, page, without, fragments);
   const complete = every.hasMore === undefined && every.total <= holding.size;
   const left = !complete || found.ids.some((id) => !holding.has(id)) ? weak : [];
@@ -429,4 +438,4 @@ function leaveOutOrder(words: string[], weights?: number[], fragments: ReadonlyS
 }
 
 /** The words' weights (`WordSearchEngine.weights`), or undefined when the engine cannot tell. */
-const weightsOf = (engine: WordSearchEngine, words: string[]) => (engine.weights ? engine.weights(words).catch(() => undefined) : Promise.resolve(undefined));
+const weightsOf = async (engine: WordSearchEngine, words: string[]) => (engine.weights ? (await engine.weights(words).catch(() => undefined))?.shares : undefined);

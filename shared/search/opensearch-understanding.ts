@@ -3,6 +3,7 @@
 // of a word is the engine's own (`fieldMatch`, passed in), so both rank as its other searches do.
 import type { API } from '@opensearch-project/opensearch';
 import type { QueryDate } from '../korean/query-dates.ts';
+import type { WordWeights } from './fan-typing.ts';
 
 type Query = NonNullable<API.Search_RequestBody['query']>;
 export type TextField = 'title' | 'source' | 'venue' | 'members' | 'description';
@@ -71,11 +72,12 @@ export function weightsBody(words: string[], fieldMatch: FieldMatch): API.Search
 }
 
 /** The weights of a `weightsBody` response: each word's share of the documents (a member's a tenth). */
-export function weightsOf(words: string[], total: number, aggregations: Record<string, { doc_count?: number }> | undefined): number[] | undefined {
+export function weightsOf(words: string[], total: number, aggregations: Record<string, { doc_count?: number }> | undefined): WordWeights | undefined {
   if (total <= 0 || !aggregations) return undefined;
-  return words.map((_, i) => {
+  const shares = words.map((_, i) => {
     const named = aggregations[`n${i}`]?.doc_count ?? 0;
     const members = aggregations[`m${i}`]?.doc_count ?? 0;
     return (named + MEMBER_WEIGHT * Math.max(0, members - named)) / total;
   });
+  return { shares, documents: total };
 }
