@@ -26,9 +26,7 @@ import { isTypoCandidate, matchesWithTypo, skeletonBigrams, typoSkeletons } from
 import { convertLayoutSlips } from '../korean/layout.ts';
 import { MAX_REWRITES, queryRewrites, type QueryRewrite } from '../korean/query-rewrites.ts';
 import { queryReadings, understandQuery, withTitleSpellings, wordForms, type UnderstoodQuery } from '../korean/query-understanding.ts';
-import { extractQueryDate } from '../korean/query-dates.ts';
-import { undecoratedKey, undecoratedText } from '../korean/decorations.ts';
-import { tidyText } from '../korean/normalize.ts';
+import { undecoratedKey } from '../korean/decorations.ts';
 import { countedWeights, sampledWeights, searchOnDate } from './embedded-understanding.ts';
 import { executePrepared, parameterizedQuery, preparedQuery, type Db, type Queryable } from '../db/database.ts';
 import { searchAsFansType, type Understood, type WordSearchEngine } from './fan-typing.ts';
@@ -587,8 +585,8 @@ export async function queryWords(analyze: QueryAnalyzer, query: string): Promise
  * (analysed like the query) first when some Latin word spells Hangul, then the words' variants.
  */
 export async function rewritesOf(query: string, words: string[], analyze: QueryAnalyzer, synonyms: SynonymSource): Promise<QueryRewrite[]> {
-  // The keyboard-layout reading needs the letters' case (Rk → 까); the rest reads the understood text.
-  const layout = convertLayoutSlips(undecoratedText(extractQueryDate(tidyText(query.slice(0, 200))).text));
+  // The keyboard-layout reading needs the letters' case (Rk → 까): it reads the query as typed.
+  const layout = convertLayoutSlips(query.slice(0, 200));
   const layoutWords = layout === undefined ? undefined : await queryWords(analyze, layout);
   const table = await synonyms.table();
   const rewrites = queryRewrites(words, table, layoutWords, queryReadings(words, table.lexicon));

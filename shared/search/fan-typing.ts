@@ -4,8 +4,11 @@
 // last syllable, letters and digits run together) follow the exact matches, then the typo matches;
 // and when no document matches every word, words are left out (those matching nothing, then each
 // word in turn, then at most MAX_DROP_ATTEMPTS more searches) and named in `ignoredWords`; a word
-// naming a month (5월) is first read as the schedules' month instead. Every step is one engine
-// search of at most eight words: a query costs at most a fixed number of them.
+// naming a month (5월) is first read as the schedules' month instead. Words are left out heaviest
+// first (`WordSearchEngine.weights`), and a word in most documents (a group name) beside others is
+// the weakest signal from the start (`searchWeighted`). A date the query-understanding step read
+// (shared/korean/query-understanding.ts) filters by that day (`searchOnDate`). Every step is one
+// engine search of at most eight words: a query costs at most a fixed number of them.
 import { isTypoCandidate } from '../korean/typo.ts';
 import type { QueryRewrite } from '../korean/query-rewrites.ts';
 import type { QueryDate } from '../korean/query-dates.ts';
@@ -232,7 +235,13 @@ async function searchWeighted(engine: WordSearchEngine, words: string[], page: P
   // The best answer to the other words holds the weak one too (루미네 출연: the group's own
   // appearances come first either way): the words' own search answers, the weak word kept.
   // The other words match nothing alone either: the words' own search (typos, words left out).
-  if (best.ids.length === 0 || (every.total > 0 && holding.has(best.ids[0]!))) return searchSteps(engine, words, page, rewrites, fragments);
+  if (best.ids.length === 0 || (every.total > 0 && holding.has(best.ids[0]!))) {
+    // The words' exact search is in hand: when it answers alone (a strong match, or more than are
+    // counted), its page is the answer, as searchSteps would give it.
+    if (every.hasMore !== undefined) return { ids: every.ids.slice(page.offset, end), total: every.total, hasMore: every.hasMore };
+    if (every.strong) return { ids: every.ids.slice(page.offset, end), total: every.total };
+    return searchSteps(engine, words, page, rewrites, fragments);
+  }
   const found = await searchSteps(engine, strong, page, without, fragments);
   const complete = every.hasMore === undefined && every.total <= holding.size;
   const left = !complete || found.ids.some((id) => !holding.has(id)) ? weak : [];
