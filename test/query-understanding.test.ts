@@ -5,7 +5,7 @@ import test from 'ava';
 import { extractQueryDate } from '../shared/korean/query-dates.ts';
 import { undecoratedKey, undecoratedText } from '../shared/korean/decorations.ts';
 import { DEFAULT_LEXICON_TABLE, lexiconGroups, Lexicon, parseLexiconLine } from '../shared/korean/lexicon.ts';
-import { hangulToLatin, latinToHangul, loanwordSpellings } from '../shared/korean/transliterate.ts';
+import { hangulToLatin, latinToHangul, loanwordSpellings, romanizedToHangul } from '../shared/korean/transliterate.ts';
 import { queryReadings, understandQuery, withTitleSpellings } from '../shared/korean/query-understanding.ts';
 import { parseUserDictionary } from '../shared/korean/dictionary.ts';
 import { seedDemo } from '../shared/db/demo-seed.ts';
@@ -62,6 +62,11 @@ test('transliteration: Latin words read as Hangul by loanword rules, Hangul loan
   t.is(hangulToLatin('오에스티')[0], 'ost');
   t.true(hangulToLatin('루미너스').includes('luminous'));
   t.deepEqual(hangulToLatin('나침반'), [], 'a Korean word is no loanword');
+  // Romanised Korean, as fans abroad write titles and names.
+  t.deepEqual(romanizedToHangul('nachimban'), ['나침반']);
+  t.deepEqual(romanizedToHangul('jeongryujang'), ['정류장']);
+  t.true(romanizedToHangul('gaeul').includes('가을'));
+  t.deepEqual(romanizedToHangul('lumiland'), [], 'no parse into syllables');
   t.true(loanwordSpellings('그리팅스').includes('그리팅'));
   t.true(loanwordSpellings('어워드').includes('어워즈'));
   t.true(loanwordSpellings('인스타그람').includes('인스타그램'));

@@ -303,6 +303,7 @@ export const QUALITY_TABLE: QualityCase[] = [
   { query: 'comeback showcase', kind: 'english word', expect: containing('컴백 쇼케이스') },
   { query: '하린 live', kind: 'english word', expect: containing('윤하린 인스타그램 라이브') },
   { query: 'schedule', kind: 'english word', expect: containing('스케줄 공개') },
+  { query: 'music show', kind: 'english word', expect: containing('무대') },
   { query: '댄스 프랙티스', kind: 'english word', expect: containing('Dance Practice') },
   { query: '뮤직비디오 나침반', kind: 'english word', expect: containing('나침반', 'MV') },
   // Latin words of titles typed in Hangul, Hangul words typed in Latin (transliteration).
@@ -311,6 +312,9 @@ export const QUALITY_TABLE: QualityCase[] = [
   { query: '오에스티 서아', kind: 'hangul/latin', expect: containing('OST') },
   { query: '루미너스 팬콘서트', kind: 'hangul/latin', expect: containing('LUMINOUS', '팬콘서트') },
   { query: '엠브이', kind: 'hangul/latin', expect: containing('MV') },
+  { query: 'nachimban mv', kind: 'hangul/latin', expect: containing('나침반', 'MV') },
+  { query: '케이팝 페스티벌', kind: 'hangul/latin', expect: containing('K-POP') },
+  { query: '재패니즈 버전', kind: 'hangul/latin', expect: containing('Japanese ver') },
   // Usual loanword spellings are one word.
   { query: '쇼캐이스', kind: 'loanword spelling', expect: containing('쇼케이스') },
   { query: '페스티발', kind: 'loanword spelling', expect: containing('페스티벌') },

@@ -10,7 +10,7 @@ import { undecoratedText } from './decorations.ts';
 import type { Lexicon } from './lexicon.ts';
 import { normalizeText } from './normalize.ts';
 import { extractQueryDate, type QueryDate } from './query-dates.ts';
-import { hangulToLatin, latinToHangul, loanwordSpellings } from './transliterate.ts';
+import { hangulToLatin, latinToHangul, loanwordSpellings, romanizedToHangul } from './transliterate.ts';
 
 export type { QueryDate } from './query-dates.ts';
 
@@ -63,7 +63,10 @@ export function withTitleSpellings(text: string, lexicon: Lexicon): string {
 
 /** A word's own readings (not the lexicon's): loanword spellings, then its other script. */
 function wordReadings(word: string): string[] {
-  return [...loanwordSpellings(word), ...latinToHangul(word), ...hangulToLatin(word)].slice(0, MAX_READINGS);
+  // A Latin word that parses as romanised Korean (nachimban, daon) reads so first; others (lumiland)
+  // by loanword rules.
+  const readings = [...loanwordSpellings(word), ...romanizedToHangul(word), ...latinToHangul(word), ...hangulToLatin(word)];
+  return [...new Set(readings)].slice(0, MAX_READINGS);
 }
 
 /**

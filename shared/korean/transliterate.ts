@@ -296,3 +296,59 @@ export function loanwordSpellings(word: string): string[] {
   if (medial === 0 || medial === 1) add(word.slice(0, at) + String.fromCharCode(0xac00 + code + (medial === 0 ? 28 : -28)) + word.slice(at + 1));
   return spellings;
 }
+
+// ---------------------------------------------------------------- romanised Korean → Hangul
+
+const RR_INITIALS: [string, string][] = [
+  ['kk', 'ㄲ'], ['tt', 'ㄸ'], ['pp', 'ㅃ'], ['ss', 'ㅆ'], ['jj', 'ㅉ'], ['ch', 'ㅊ'], ['g', 'ㄱ'], ['k', 'ㅋ'], ['n', 'ㄴ'], ['d', 'ㄷ'],
+  ['t', 'ㅌ'], ['r', 'ㄹ'], ['l', 'ㄹ'], ['m', 'ㅁ'], ['b', 'ㅂ'], ['p', 'ㅍ'], ['s', 'ㅅ'], ['j', 'ㅈ'], ['h', 'ㅎ'], ['', 'ㅇ'],
+];
+const RR_VOWELS: [string, string][] = [
+  ['yae', 'ㅒ'], ['yeo', 'ㅕ'], ['wae', 'ㅙ'], ['ae', 'ㅐ'], ['ya', 'ㅑ'], ['eo', 'ㅓ'], ['ye', 'ㅖ'], ['wa', 'ㅘ'], ['oe', 'ㅚ'], ['yo', 'ㅛ'],
+  ['wo', 'ㅝ'], ['we', 'ㅞ'], ['wi', 'ㅟ'], ['yu', 'ㅠ'], ['eu', 'ㅡ'], ['ui', 'ㅢ'], ['a', 'ㅏ'], ['e', 'ㅔ'], ['o', 'ㅗ'], ['u', 'ㅜ'], ['i', 'ㅣ'],
+];
+const RR_FINALS: [string, string][] = [['ng', 'ㅇ'], ['k', 'ㄱ'], ['g', 'ㄱ'], ['n', 'ㄴ'], ['t', 'ㅅ'], ['d', 'ㄷ'], ['l', 'ㄹ'], ['m', 'ㅁ'], ['p', 'ㅂ'], ['b', 'ㅂ']];
+const RR_VOWEL_START = /^[aeiouwy]/;
+
+/**
+ * Hangul readings of a romanised Korean word (Revised Romanisation, as fans write names and titles:
+ * `nachimban` → 나침반, `daon` → 다온, `jeongryujang` → 정류장): the parses into the fewest syllables,
+ * a consonant before a vowel opening the next one; at most MAX_READINGS, none when no parse exists.
+ */
+export function romanizedToHangul(word: string): string[] {
+  if (!LATIN_WORD.test(word) || word.length > 30) return [];
+  // Per position, the parses of the rest with the fewest syllables (at most MAX_READINGS each).
+  const best: (string[] | undefined)[] = new Array(word.length + 1);
+  best[word.length] = [''];
+  for (let i = word.length - 1; i >= 0; i--) {
+    let found: string[] = [];
+    let fewest = Number.POSITIVE_INFINITY;
+    for (const [initial, initialJamo] of RR_INITIALS) {
+      if (!word.startsWith(initial, i)) continue;
+      for (const [vowel, vowelJamo] of RR_VOWELS) {
+        const afterVowel = i + initial.length + vowel.length;
+        if (!word.startsWith(vowel, i + initial.length)) continue;
+        const endings: [number, string][] = [[afterVowel, '']];
+        for (const [final, finalJamo] of RR_FINALS) {
+          // A consonant before a vowel opens the next syllable (ng closes this one either way).
+          if (word.startsWith(final, afterVowel) && (final === 'ng' || !RR_VOWEL_START.test(word.slice(afterVowel + final.length)))) endings.push([afterVowel + final.length, finalJamo]);
+        }
+        for (const [next, finalJamo] of endings) {
+          const rest = best[next];
+          if (!rest) continue;
+          const count = syllableCount(rest[0]!) + 1;
+          const head = syllable(initialJamo, vowelJamo, finalJamo);
+          if (count < fewest) {
+            fewest = count;
+            found = [];
+          }
+          if (count === fewest) for (const tail of rest) if (found.length < MAX_READINGS && !found.includes(head + tail)) found.push(head + tail);
+        }
+      }
+    }
+    best[i] = found.length > 0 ? found : undefined;
+  }
+  return best[0] ?? [];
+}
+/** Syllables of a parse: one character each. */
+const syllableCount = (text: string) => text.length;
