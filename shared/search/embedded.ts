@@ -751,8 +751,10 @@ export class EmbeddedSearchIndex implements SearchIndex {
   }
 
   async search(query: string, page: { offset: number; limit: number }): Promise<SearchPage> {
-    const understood = understandQuery(query);
-    const words = await queryWords(this.analyze, withTitleSpellings(understood.text, (await this.synonyms.table()).lexicon));
+    const read = understandQuery(query);
+    // The words as typed are the text in the title's spellings (before the analyser splits them).
+    const understood = { ...read, text: withTitleSpellings(read.text, (await this.synonyms.table()).lexicon) };
+    const words = await queryWords(this.analyze, understood.text);
     if (words.length === 0 && !understood.date) return { ids: [], total: 0 };
     const engine: WordSearchEngine = {
       exact: (subset, window, all) => this.exactSearch(subset, window, all),

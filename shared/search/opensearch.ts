@@ -390,8 +390,10 @@ export class OpenSearchSearchIndex implements SearchIndex {
   }
 
   async search(query: string, page: { offset: number; limit: number }): Promise<SearchPage> {
-    const understood = understandQuery(query);
-    const words = await queryWords(this.analyze, withTitleSpellings(understood.text, (await this.synonyms.table()).lexicon));
+    const read = understandQuery(query);
+    // The words as typed are the text in the title's spellings (before the analyser splits them).
+    const understood = { ...read, text: withTitleSpellings(read.text, (await this.synonyms.table()).lexicon) };
+    const words = await queryWords(this.analyze, understood.text);
     if (words.length === 0 && !understood.date) return { ids: [], total: 0 };
     const offset = Math.max(0, Math.floor(page.offset));
     const window = { offset: Math.min(offset, MAX_RESULT_WINDOW), limit: Math.max(0, Math.min(Math.floor(page.limit), MAX_RESULT_WINDOW - offset)) };
