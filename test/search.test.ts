@@ -20,6 +20,7 @@ import { MERGE_LIMIT } from '../shared/search/fan-typing.ts';
 import { storedSynonyms } from '../shared/search/synonym-source.ts';
 import { dictionaryRules, indexDefinition, indexedDocument, INDEX_FORMAT, OpenSearchSearchIndex, searchBody, typoKey, typoKeys, typoSearchBody } from '../shared/search/opensearch.ts';
 import type { SearchDocument } from '../shared/search/search-index.ts';
+import { dateFilter, dateSearchBody, weightsBody, weightsOf } from '../shared/search/opensearch-understanding.ts';
 import { registerSearchContract, type SearchBackend } from './search-contract.ts';
 import { QUALITY_TABLE, serviceAnalyzer, storeDemoSchedules } from './search-quality.ts';
 import { createTestDatabase } from './helpers/database.ts';
@@ -549,6 +550,22 @@ test('opensearch: typo keys are skeleton|jamo of every part of two or more sylla
   t.deepEqual(typoKeys(['ab 한 c']), []);
   // A part with a compound vowel has a second key, the compound folded to its first key (화 → 호).
   t.deepEqual(typoKeys(['화보']), ['하보|ㅎㅗㅏㅂㅗ', '호보|ㅎㅗㅏㅂㅗ']);
+});
+
+test('opensearch: a date filters by a term or a date script; each word is a named dis_max over its forms; weights are filter aggregations', (t) => {
+  const match = (field: string, word: string) => ({ match: { [field]: { query: word } } });
+  const day = dateSearchBody([['강서아'], ['카페', 'cafe']], { month: 5, day: 20, text: '5/20' }, { offset: 0, limit: 20 }, match);
+  const query = day.query as { bool: { filter: { script: { script: { source: string; params: Record<string, number> } } }[]; should: { dis_max: { _name: string; queries: unknown[] } }[]; minimum_should_match: number } };
+  t.is(query.bool.filter[0]!.script.script.source, "doc['date'].value.getMonthValue() == params.month && doc['date'].value.getDayOfMonth() == params.day");
+  t.deepEqual(query.bool.filter[0]!.script.script.params, { month: 5, day: 20 });
+  t.deepEqual(query.bool.should.map((word) => word.dis_max._name), ['w0', 'w1']);
+  t.is(query.bool.should[1]!.dis_max.queries.length, 2 * 5, 'each form in each of the five fields');
+  t.is(query.bool.minimum_should_match, 1);
+  t.deepEqual(dateFilter({ year: 2026, month: 5, day: 20, text: '2026.5.20' }), { term: { date: '2026-05-20' } });
+  t.false('should' in (dateSearchBody([], { day: 20, text: '20일' }, { offset: 0, limit: 20 }, match).query as { bool: object }).bool, 'a date alone: every document of it');
+  const weights = weightsBody(['루미네', '카페'], match);
+  t.deepEqual(Object.keys(weights.aggregations!), ['n0', 'm0', 'n1', 'm1']);
+  t.deepEqual(weightsOf(['루미네', '카페'], 100, { n0: { doc_count: 60 }, m0: { doc_count: 60 }, n1: { doc_count: 2 }, m1: { doc_count: 0 } }), { shares: [0.6, 0.02], documents: 100 });
 });
 
 test('opensearch: the query needs every word, tiers fields 8/4/3/2/1, uses the choseong field for consonants, sorts by score then date', (t) => {
