@@ -304,6 +304,10 @@ export const QUALITY_TABLE: QualityCase[] = [
   { query: '하린 live', kind: 'english word', expect: containing('윤하린 인스타그램 라이브') },
   { query: 'schedule', kind: 'english word', expect: containing('스케줄 공개') },
   { query: 'music show', kind: 'english word', expect: containing('무대') },
+  { query: 'member selfies', kind: 'english word', expect: titled('멤버 셀카 업데이트') },
+  { query: 'challenges', kind: 'english word', expect: containing('챌린지') },
+  { query: 'birthday events', kind: 'english word', expect: containing('생일 기념 카페 이벤트') },
+  { query: 'harin birthday', kind: 'english word', expect: titled('윤하린 생일 기념 카페 이벤트') },
   { query: '댄스 프랙티스', kind: 'english word', expect: containing('Dance Practice') },
   { query: '뮤직비디오 나침반', kind: 'english word', expect: containing('나침반', 'MV') },
   // Latin words of titles typed in Hangul, Hangul words typed in Latin (transliteration).
@@ -313,6 +317,10 @@ export const QUALITY_TABLE: QualityCase[] = [
   { query: '루미너스 팬콘서트', kind: 'hangul/latin', expect: containing('LUMINOUS', '팬콘서트') },
   { query: '엠브이', kind: 'hangul/latin', expect: containing('MV') },
   { query: 'nachimban mv', kind: 'hangul/latin', expect: containing('나침반', 'MV') },
+  { query: 'nachimban challenge', kind: 'hangul/latin', expect: containing('나침반 챌린지') },
+  { query: '파트2 오에스티', kind: 'hangul/latin', expect: containing('OST Part.2') },
+  { query: '데이1 팬콘서트', kind: 'hangul/latin', expect: titled('루미네 첫 번째 팬콘서트 〈LUMINOUS〉 DAY 1'), first: '루미네 첫 번째 팬콘서트 〈LUMINOUS〉 DAY 1' },
+  { query: 'lumiland ep 50', kind: 'hangul/latin', expect: titled('루미네 자체 예능 〈루미랜드〉 EP.50') },
   { query: '케이팝 페스티벌', kind: 'hangul/latin', expect: containing('K-POP') },
   { query: '재패니즈 버전', kind: 'hangul/latin', expect: containing('Japanese ver') },
   // Usual loanword spellings are one word.
@@ -333,6 +341,8 @@ export const QUALITY_TABLE: QualityCase[] = [
   { query: '퀴즈\u200b쇼', kind: 'decoration', expect: containing('퀴즈쇼') },
   { query: '🎂 강서아 생일 🎂', kind: 'decoration', expect: titled('강서아 생일 기념 카페 이벤트'), first: '강서아 생일 기념 카페 이벤트' },
   { query: 'ㄹㅁㄹㄷ!!', kind: 'decoration', expect: containing('루미랜드') },
+  { query: '★팬미팅★', kind: 'decoration', expect: containing('팬미팅') },
+  { query: '#나침반챌린지', kind: 'decoration', expect: containing('나침반 챌린지') },
   // Dates as fans write them: the schedules of that day (of any year unless given).
   { query: '5/8', kind: 'date', expect: titled(FESTIVALS.konkuk) },
   { query: '4.9 나침반', kind: 'date', expect: titled("[엠 라이브 카운트] 루미네 '나침반' 컴백 무대"), first: "[엠 라이브 카운트] 루미네 '나침반' 컴백 무대" },
@@ -342,6 +352,7 @@ export const QUALITY_TABLE: QualityCase[] = [
   { query: '서아 5월 20일', kind: 'date', expect: titled('강서아 생일 기념 카페 이벤트'), first: '강서아 생일 기념 카페 이벤트' },
   { query: '2월 28일 채이', kind: 'date', expect: titled('류채이 생일 기념 카페 이벤트'), first: '류채이 생일 기념 카페 이벤트' },
   { query: '10/26 퀴즈쇼', kind: 'date', expect: titled('〈놀라운 퀴즈쇼〉 윤하린 출연'), first: '〈놀라운 퀴즈쇼〉 윤하린 출연' },
+  { query: '유나 8/8', kind: 'date', expect: titled('정유나 생일 기념 카페 이벤트'), first: '정유나 생일 기념 카페 이벤트' },
   // Several signals: the group's name, which every schedule holds, is the weakest.
   { query: '루미네 서아 카페', kind: 'several signals', expect: titled('강서아 생일 기념 카페 이벤트'), first: '강서아 생일 기념 카페 이벤트' },
   { query: '루미네 유나 라이브', kind: 'several signals', expect: containing('정유나 인스타그램 라이브') },

@@ -1,6 +1,7 @@
 // The bilingual lexicon every installation knows: the words fans use for schedules, Korean and
 // English, with their usual spellings. One group a line, `term <=> term | term`: every term of a
-// line is the same word; the first is the form titles use (docs/search.md, "The lexicon"). The
+// line is the same word; the first is the form titles use, Latin where titles write it so (`DAY 2`,
+// `EP.45`, `OST Part.2`) (docs/search.md, "The lexicon"). The
 // administrators' dictionary takes lines of the same form (shared/korean/lexicon.ts).
 export const DEFAULT_LEXICON = `
 # platforms and broadcasts
@@ -28,16 +29,16 @@ export const DEFAULT_LEXICON = `
 어워즈 <=> awards | award | 어워드
 레드카펫 <=> red carpet | 레드 카펫
 K-POP <=> 케이팝 | kpop | k pop
-데이 <=> day
+DAY <=> 데이
 # releases
 발매 <=> release | released
 음원 <=> digital release | 음원 공개
 싱글 <=> single
 디지털 싱글 <=> digital single
 앨범 <=> album | 엘범
-버전 <=> ver | version | 버젼
-파트 <=> part
-에피소드 <=> episode | 에피
+ver <=> 버전 | version | 버젼
+Part <=> 파트
+EP <=> 에피소드 | episode | 이피 | 에피
 재패니즈 <=> japanese | 제페니즈
 선공개 <=> pre-release | prerelease
 OST <=> 오에스티 | soundtrack | 사운드트랙

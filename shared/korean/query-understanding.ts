@@ -61,10 +61,29 @@ export function withTitleSpellings(text: string, lexicon: Lexicon): string {
   return out.join(' ');
 }
 
+const LATIN_PLURAL = /^[a-z]{3,}s$/;
+
+/** A term's lexicon readings, or those of its last word's singular (`selfies`, `challenges`, `tickets`). */
+function termReadings(words: string[], lexicon: Lexicon) {
+  const found = lexicon.readingsOf(words);
+  const last = words[words.length - 1]!;
+  if (found || !LATIN_PLURAL.test(last)) return found;
+  const stems = last.endsWith('ies') ? [`${last.slice(0, -3)}y`, last.slice(0, -1)] : last.endsWith('es') ? [last.slice(0, -1), last.slice(0, -2)] : [last.slice(0, -1)];
+  for (const stem of stems) {
+    const singular = lexicon.readingsOf([...words.slice(0, -1), stem]);
+    if (singular) return singular;
+  }
+  return undefined;
+}
+
+/** Latin words this short are abbreviations (`ep`, `mv`, `ost`, `in`): read by the lexicon only, never by rule. */
+const MIN_RULED_LATIN = 4;
+
 /** A word's own readings (not the lexicon's): loanword spellings, then its other script. */
 function wordReadings(word: string): string[] {
   // A Latin word that parses as romanised Korean (nachimban, daon) reads so first; others (lumiland)
   // by loanword rules.
+  if (/^[a-z]+$/.test(word) && word.length < MIN_RULED_LATIN) return [];
   const readings = [...loanwordSpellings(word), ...romanizedToHangul(word), ...latinToHangul(word), ...hangulToLatin(word)];
   return [...new Set(readings)].slice(0, MAX_READINGS);
 }
@@ -78,12 +97,12 @@ function wordReadings(word: string): string[] {
  * not one.
  */
 export function queryReadings(words: string[], lexicon: Lexicon): string[][] {
-  type Place = { choices: string[]; keepFirst: boolean };
+  type Place = { choices: string[]; keepFirst: boolean; ruled?: boolean };
   const places: Place[] = [];
   for (let i = 0; i < words.length; ) {
     let matched = false;
     for (let span = Math.min(lexicon.longest, words.length - i); span >= 1 && !matched; span--) {
-      const readings = lexicon.readingsOf(words.slice(i, i + span));
+      const readings = termReadings(words.slice(i, i + span), lexicon);
       if (!readings || readings.others.length === 0) continue;
       const typed = words.slice(i, i + span).join('');
       places.push({ choices: [typed, ...readings.others.map((other) => other.join(''))], keepFirst: readings.titleForm });
@@ -92,14 +111,14 @@ export function queryReadings(words: string[], lexicon: Lexicon): string[][] {
     }
     if (matched) continue;
     const word = words[i]!;
-    places.push({ choices: [word, ...wordReadings(word)], keepFirst: false });
+    places.push({ choices: [word, ...wordReadings(word)], keepFirst: false, ruled: true });
     i++;
   }
   const readings: string[][] = [];
   const seen = new Set([words.join(' ')]);
   // A title form reads as its other terms only where no word reads by rule: `루미너스 팬콘서트` is
   // luminous beside 팬콘서트, not beside `fan concert`.
-  const ruled = places.some(({ choices, keepFirst }) => !keepFirst && choices.length > 1);
+  const ruled = places.some((place) => place.ruled && place.choices.length > 1);
   for (let r = 0; r < MAX_READINGS; r++) {
     const reading = places.map(({ choices, keepFirst }) => {
       if (choices.length === 1) return choices[0]!;
@@ -121,6 +140,6 @@ const MAX_WORD_FORMS = 4;
 
 /** A word and what it reads as alone: its lexicon terms and its own readings, at most MAX_WORD_FORMS. */
 export function wordForms(word: string, lexicon: Lexicon): string[] {
-  const forms = [word, ...(lexicon.readingsOf([word])?.others.map((other) => other.join('')) ?? []), ...wordReadings(word)];
+  const forms = [word, ...(termReadings([word], lexicon)?.others.map((other) => other.join('')) ?? []), ...wordReadings(word)];
   return [...new Set(forms)].slice(0, MAX_WORD_FORMS);
 }
