@@ -20,7 +20,7 @@ import { MERGE_LIMIT } from '../shared/search/fan-typing.ts';
 import { storedSynonyms } from '../shared/search/synonym-source.ts';
 import { dictionaryRules, indexDefinition, indexedDocument, INDEX_FORMAT, OpenSearchSearchIndex, searchBody, typoKey, typoKeys, typoSearchBody } from '../shared/search/opensearch.ts';
 import type { SearchDocument } from '../shared/search/search-index.ts';
-import { dateFilter, dateSearchBody, weightsBody, weightsOf } from '../shared/search/opensearch-understanding.ts';
+import { dateFilter, dateSearchBody, RememberedWeights, weightsBody, weightsOf } from '../shared/search/opensearch-understanding.ts';
 import { registerSearchContract, type SearchBackend } from './search-contract.ts';
 import { QUALITY_TABLE, serviceAnalyzer, storeDemoSchedules } from './search-quality.ts';
 import { createTestDatabase } from './helpers/database.ts';
@@ -778,4 +778,21 @@ test('opensearch: client calls — weak exact hits are followed by a typo search
   // The typo matches of a weak query are read whole (up to MERGE_LIMIT) and merged after the exact ones.
   t.like(searches[1], { from: 0, size: MERGE_LIMIT });
   t.truthy(searches[1].query.bool.must_not);
+});
+
+test('opensearch: word weights are asked once a minute per word; a query of known words sends no request', async (t) => {
+  let clock = 0;
+  const remembered = new RememberedWeights(() => clock);
+  const asked: string[][] = [];
+  const ask = async (words: string[]) => {
+    asked.push(words);
+    return { shares: words.map((word) => (word === '루미네' ? 0.6 : 0.01)), documents: 500 };
+  };
+  t.deepEqual(await remembered.get(['루미네', '카페'], ask), { shares: [0.6, 0.01], documents: 500 });
+  t.deepEqual(await remembered.get(['카페', '다온', '루미네'], ask), { shares: [0.01, 0.01, 0.6], documents: 500 });
+  t.deepEqual(asked, [['루미네', '카페'], ['다온']]);
+  clock = 61_000;
+  await remembered.get(['루미네'], ask);
+  t.deepEqual(asked.at(-1), ['루미네'], 'asked again after a minute');
+  t.is(await remembered.get(['새말'], async () => undefined), undefined, 'an empty index: no weights');
 });

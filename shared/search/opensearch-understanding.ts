@@ -1,5 +1,5 @@
 // What the OpenSearch engine adds for the query-understanding step (shared/korean/query-understanding.ts),
-// as request bodies: the search of a date a query names, and the words' weights. The per-field match
+// as request bodies: the search of a date a query names, and the words' weights (remembered a minute). The per-field match
 // of a word is the engine's own (`fieldMatch`, passed in), so both rank as its other searches do.
 import type { API } from '@opensearch-project/opensearch';
 import type { QueryDate } from '../korean/query-dates.ts';
@@ -80,4 +80,36 @@ export function weightsOf(words: string[], total: number, aggregations: Record<s
     return (named + MEMBER_WEIGHT * Math.max(0, members - named)) / total;
   });
   return { shares, documents: total };
+}
+
+/** How long a word's weight is used before it is asked again, and how many words are remembered. */
+const WEIGHTS_MAX_AGE_MS = 60_000;
+const MAX_REMEMBERED_WEIGHTS = 10_000;
+
+/**
+ * Words' weights remembered for a minute (estimates: writes change them little), so a query of words
+ * asked before sends no request; `ask` is called for the others only.
+ */
+export class RememberedWeights {
+  private readonly byWord = new Map<string, { share: number; documents: number; at: number }>();
+
+  constructor(private readonly now: () => number = Date.now) {}
+
+  async get(words: string[], ask: (missing: string[]) => Promise<WordWeights | undefined>): Promise<WordWeights | undefined> {
+    const now = this.now();
+    const fresh = (word: string) => (this.byWord.get(word)?.at ?? Number.NEGATIVE_INFINITY) > now - WEIGHTS_MAX_AGE_MS;
+    let missing = [...new Set(words.filter((word) => !fresh(word)))];
+    if (missing.length > 0) {
+      // Forgotten all at once past the bound: this query's words are then all asked.
+      if (this.byWord.size + missing.length > MAX_REMEMBERED_WEIGHTS) {
+        this.byWord.clear();
+        missing = [...new Set(words)];
+      }
+      const found = await ask(missing);
+      if (!found) return undefined;
+      missing.forEach((word, i) => this.byWord.set(word, { share: found.shares[i]!, documents: found.documents, at: now }));
+    }
+    const known = words.map((word) => this.byWord.get(word)!);
+    return { shares: known.map((entry) => entry.share), documents: Math.max(...known.map((entry) => entry.documents)) };
+  }
 }

@@ -20,10 +20,10 @@ import { normalizeText } from '../korean/normalize.ts';
 import { parseUserDictionary } from '../korean/dictionary.ts';
 import type { Logger } from '../runtime/logger.ts';
 import { plainQueryWords, queryWords, rewritesOf, SEARCH_TOTAL_CAP, TIER, TYPO_TIER, understoodBy, type QueryAnalyzer } from './embedded.ts';
-import { dateSearchBody, weightsBody, weightsOf } from './opensearch-understanding.ts';
+import { dateSearchBody, RememberedWeights, weightsBody, weightsOf } from './opensearch-understanding.ts';
 import { understandQuery, withTitleSpellings } from '../korean/query-understanding.ts';
 import { undecoratedText } from '../korean/decorations.ts';
-import { MERGE_LIMIT, searchAsFansType, type WordSearchEngine } from './fan-typing.ts';
+import { MERGE_LIMIT, searchAsFansType, type WordSearchEngine, type WordWeights } from './fan-typing.ts';
 import { defaultSynonyms, type SynonymSource } from './synonym-source.ts';
 import type { SearchDocument, SearchIndex, SearchPage } from './search-index.ts';
 
@@ -332,6 +332,7 @@ export class OpenSearchSearchIndex implements SearchIndex {
   private build: Build | null = null;
   private rebuilding: Promise<unknown> = Promise.resolve();
   private lastVersion = 0;
+  private readonly weightsSeen = new RememberedWeights();
 
   constructor(options: OpenSearchIndexOptions) {
     if (!/^[a-z0-9][a-z0-9_-]*$/.test(options.alias)) throw new Error(`invalid OpenSearch alias "${options.alias}": lowercase letters, digits, - and _`);
@@ -406,11 +407,7 @@ export class OpenSearchSearchIndex implements SearchIndex {
         const aggregations = response.body.aggregations as Record<string, { doc_count?: number }> | undefined;
         return subset.map((_, i) => (aggregations?.[`p${i}`]?.doc_count ?? 0) > 0);
       },
-      weights: async (subset) => {
-        const response = await this.client.search({ index: this.alias, body: weightsBody(subset, fieldMatches) });
-        const hits = response.body.hits;
-        return weightsOf(subset, typeof hits.total === 'number' ? hits.total : (hits.total?.value ?? 0), response.body.aggregations as Record<string, { doc_count?: number }> | undefined);
-      },
+      weights: (subset) => this.weights(subset),
       onDate: async (forms, date, part) => {
         const response = await this.client.search({ index: this.alias, body: dateSearchBody(forms, date, part, fieldMatches) });
         const hits = response.body.hits;
@@ -421,6 +418,15 @@ export class OpenSearchSearchIndex implements SearchIndex {
       },
     };
     return searchAsFansType(engine, words, window, () => rewritesOf(query, words, this.analyze, this.synonyms), understoodBy(understood, this.synonyms));
+  }
+
+  /** The words' weights: one request of filter aggregations for the words not asked within a minute. */
+  private async weights(words: string[]): Promise<WordWeights | undefined> {
+    return this.weightsSeen.get(words, async (missing) => {
+      const response = await this.client.search({ index: this.alias, body: weightsBody(missing, fieldMatches) });
+      const hits = response.body.hits;
+      return weightsOf(missing, typeof hits.total === 'number' ? hits.total : (hits.total?.value ?? 0), response.body.aggregations as Record<string, { doc_count?: number }> | undefined);
+    });
   }
 
   /** Exact matches of every word: the page, the total (capped), and whether one is strong (outside the description). */
