@@ -24,6 +24,9 @@ export interface LexiconGroup {
 /** Whether a dictionary line is a lexicon line (`term <=> term | term`). */
 export const isLexiconLine = (line: string) => line.includes(ARROWS);
 
+/** Whether a term is written in Hangul (else Latin, digits). */
+const isHangul = (words: readonly string[]) => /[가-힣]/.test(words.join(''));
+
 /** The key a term is looked up by: its words joined without spaces. */
 const keyOf = (words: readonly string[]) => words.join('');
 
@@ -80,13 +83,18 @@ export class Lexicon {
           const later = seconds.get(key) ?? [];
           later.push(...rest.filter((other) => keyOf(other) !== key));
           seconds.set(key, later);
-        } else if (keyOf(first) !== key && !readings.others.some((other) => keyOf(other) === keyOf(first))) {
-          readings.others.push(first);
+        } else {
+          if (keyOf(first) !== key && !readings.others.some((other) => keyOf(other) === keyOf(first))) readings.others.push(first);
+          // After the title forms: the group's terms in the other script (`music video` → 뮤직비디오
+          // beside MV), for titles that write the word another way than the title form.
+          const later = seconds.get(key) ?? [];
+          later.push(...rest.filter((other) => keyOf(other) !== key && isHangul(other) !== isHangul(term)));
+          seconds.set(key, later);
         }
         this.byKey.set(key, readings);
       }
     }
-    // A title form's other spellings come after the title forms it reads as elsewhere.
+    // A term's other spellings come after the title forms it reads as elsewhere.
     for (const [key, later] of seconds) {
       const readings = this.byKey.get(key)!;
       for (const other of later) if (!readings.others.some((known) => keyOf(known) === keyOf(other))) readings.others.push(other);
