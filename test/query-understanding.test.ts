@@ -47,7 +47,7 @@ test('lexicon: one group a line, every term the same word, the first the title f
   t.is(withTitleSpellings('시즌 그리팅스', DEFAULT_LEXICON_TABLE), '시즌 그리팅');
   // An administrator's group adds to the shipped ones; the dictionary accepts the line.
   const lexicon = new Lexicon(lexiconGroups('# 같은 말\n루미네 <=> lumine | 루미내\n'));
-  t.deepEqual(queryReadings(['루미내'], lexicon), [['루미네']]);
+  t.deepEqual(queryReadings(['루미내'], lexicon), [['루미네'], ['lumine']], 'the title form, then the other script');
   t.deepEqual(parseUserDictionary('루미네 <=> lumine\n루미네\tNNP\n').errors, []);
   t.is(parseUserDictionary('루미네 <=>\n').errors[0]?.line, 1);
 });
