@@ -377,12 +377,15 @@ export function registerSearchContract(name: string, setup: () => Promise<Search
     // 루미네 names most documents, 카페 few, 다온 one title and some members.
     const group = Array.from({ length: 6 }, (_, i) => schedule({ title: `루미네 무대 ${i + 1}`, memberNames: ['백다온', '강서아'], date: `2025-0${i + 1}-01` }));
     const cafe = schedule({ title: '백다온 생일 카페', date: '2024-01-16' });
-    await index.upsert([...group, cafe, schedule({ title: '강서아 생일 카페', date: '2024-05-20' })]);
+    const radio = schedule({ title: '〈별빛 라디오〉 게스트', memberNames: ['백다온'], date: '2024-03-01' });
+    await index.upsert([...group, cafe, radio, schedule({ title: '강서아 생일 카페', date: '2024-05-20' })]);
     const found = await index.search('루미네 다온 카페', PAGE);
     // Each word left out in turn, heaviest first: 다온 카페 (루미네 left out) lists first, then 루미네 다온.
     t.is(found.ids[0], cafe.scheduleId);
     t.deepEqual(found.ignoredWords, ['루미네', '카페']);
     t.deepEqual(found.ids.slice(1).sort(), group.map((document) => document.scheduleId).sort());
+    // An event kind is left out before a member, whose name weighs a tenth: 카페, then 라디오.
+    t.deepEqual(await index.search('다온 카페 라디오', PAGE), { ids: [radio.scheduleId, cafe.scheduleId], total: 2, ignoredWords: ['카페', '라디오'] });
   });
 
   test.serial(`${name}: English words, Hangul spellings of Latin titles and decorations read as what they mean`, async (t) => {

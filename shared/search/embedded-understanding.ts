@@ -7,28 +7,31 @@ import type { GramStatistics } from './gram-frequencies.ts';
 import type { SearchPage } from './search-index.ts';
 import type { WordWeights } from './fan-typing.ts';
 
-/** A word matched in the members field only names a document this much (a member is one of five on a group's schedule). */
+/**
+ * A member's name weighs this much of its share: on a group's site a member is the most specific
+ * signal (an event kind is left out before a member, whose name is in many titles and most members
+ * fields).
+ */
 const MEMBER_WEIGHT = 0.1;
 
 /**
- * Per word: the share of the sampled documents naming it (title, a source, the venue, or for
- * initials their initials: 1; the members only: MEMBER_WEIGHT); undefined without a sample.
+ * Per word: the share of the sampled documents naming it (in the title, a source or the venue; for
+ * initials, the title or initials), times MEMBER_WEIGHT for a member's name (a word some sampled
+ * document holds among its members); undefined without a sample.
  */
 export function sampledWeights(words: string[], statistics: GramStatistics): WordWeights | undefined {
   const sample = statistics.sample;
   if (sample.length === 0) return undefined;
   const shares = words.map((word) => {
     let named = 0;
-    if (isChoseongQuery(word)) {
-      for (const document of sample) if (document.title.includes(word) || document.choseong.includes(word)) named++;
-      return named / sample.length;
-    }
+    let member = false;
+    const choseong = isChoseongQuery(word);
     for (const document of sample) {
       if (!document.keys.includes(word)) continue;
-      if (document.title.includes(word) || document.source.includes(word) || document.venue.includes(word)) named++;
-      else if (document.members.includes(word)) named += MEMBER_WEIGHT;
+      if (choseong ? document.title.includes(word) || document.choseong.includes(word) : document.title.includes(word) || document.source.includes(word) || document.venue.includes(word)) named++;
+      if (!choseong && document.members.includes(word)) member = true;
     }
-    return named / sample.length;
+    return (named / sample.length) * (member ? MEMBER_WEIGHT : 1);
   });
   return { shares, documents: Math.max(statistics.rows, sample.length) };
 }
@@ -50,13 +53,14 @@ export async function countedWeights(db: Queryable, words: string[]): Promise<Wo
     const strong = isChoseongQuery(word)
       ? `${named('title_key', text)} OR ${named('choseong_key', text)}`
       : `${named('title_key', text)} OR ${named('source_key', text)} OR ${named('venue_key', text)}`;
-    return `sum(CASE WHEN ${strong} THEN 1 WHEN ${named('members_key', text)} THEN ${MEMBER_WEIGHT} ELSE 0 END)::float8 AS w${i}`;
+    return `sum(CASE WHEN ${strong} THEN 1 ELSE 0 END)::float8 AS w${i}, bool_or(${named('members_key', text)}) AS m${i}`;
   });
-  const row = await db.one<Record<string, number> & { n: number }>(
+  const row = await db.one<Record<string, number | boolean> & { n: number }>(
     `SELECT count(*)::int AS n, ${columns.join(', ')} FROM (SELECT * FROM search_documents LIMIT ${COUNTED_WEIGHT_ROWS}) d`,
     values,
   );
-  return row.n > 0 ? { shares: words.map((_, i) => Number(row[`w${i}`] ?? 0) / row.n), documents: row.n } : undefined;
+  const shares = words.map((_, i) => (Number(row[`w${i}`] ?? 0) / Math.max(1, row.n)) * (row[`m${i}`] ? MEMBER_WEIGHT : 1));
+  return row.n > 0 ? { shares, documents: row.n } : undefined;
 }
 
 /** Documents of one date read at most (a day of any month is a 30th of the documents; every one is scored). */

@@ -54,9 +54,9 @@ export interface WordSearchEngine {
   /** Whether the words' typo search probably finds nothing (the same sample). */
   likelyNoTypos?(words: string[]): Promise<boolean>;
   /**
-   * Per word: the share of documents it names (holding it in the title, a source or the venue; in
-   * the members only, a tenth), estimated from a sample or counted; undefined when unknown. A group
-   * name is in most documents, an event kind in some, a member's name in the title of few.
+   * Per word: the share of documents it names (holding it in the title, a source or the venue; a
+   * member's name a tenth of that), estimated from a sample or counted; undefined when unknown. A
+   * group name is in most documents, an event kind in some, and a member is the most specific.
    */
   weights?(words: string[]): Promise<WordWeights | undefined>;
   /**

@@ -71,13 +71,13 @@ export function weightsBody(words: string[], fieldMatch: FieldMatch): API.Search
   };
 }
 
-/** The weights of a `weightsBody` response: each word's share of the documents (a member's a tenth). */
+/** The weights of a `weightsBody` response: each word's share of the documents naming it, a member's name's a tenth of it. */
 export function weightsOf(words: string[], total: number, aggregations: Record<string, { doc_count?: number }> | undefined): WordWeights | undefined {
   if (total <= 0 || !aggregations) return undefined;
   const shares = words.map((_, i) => {
     const named = aggregations[`n${i}`]?.doc_count ?? 0;
     const members = aggregations[`m${i}`]?.doc_count ?? 0;
-    return (named + MEMBER_WEIGHT * Math.max(0, members - named)) / total;
+    return (named / total) * (members > 0 ? MEMBER_WEIGHT : 1);
   });
   return { shares, documents: total };
 }
