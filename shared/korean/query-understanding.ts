@@ -3,9 +3,11 @@
 //      removed, whitespace collapsed, Latin case folded);
 //   2. a date in it taken out (query-dates.ts: `5/20`, `5월 20일`, `20일`): it filters or ranks the search;
 //   3. decorations dropped (decorations.ts: brackets, quotes, emoji; `lumi-log` → lumilog);
-//   4. the engine's analyser splits the words; then, only when they match nothing well, the words'
-//      readings (`queryReadings`): the lexicon's terms (lexicon.ts), Hangul ⇄ Latin and loanword
-//      spellings (transliterate.ts), each reading one more search.
+//   4. Hangul spellings the lexicon knows written as the title's (`withTitleSpellings`);
+//   5. the engine's analyser splits the words; then, only when they match nothing well,
+//   6. the words' readings (`queryReadings`): the lexicon's terms (lexicon.ts), romanised Korean,
+//      Hangul ⇄ Latin and loanword spellings (transliterate.ts), each reading one more search;
+//   7. with a date, each word matched by any of its forms (`wordForms`) among that date's schedules.
 import { undecoratedText } from './decorations.ts';
 import type { Lexicon } from './lexicon.ts';
 import { normalizeText } from './normalize.ts';
@@ -36,7 +38,7 @@ export function understandQuery(query: string): UnderstoodQuery {
 const HANGUL_ONLY = /^[가-힣]+$/;
 
 /**
- * Step 3b: a Hangul spelling the lexicon knows as another spelling of a Hangul title form is that
+ * Step 4: a Hangul spelling the lexicon knows as another spelling of a Hangul title form is that
  * form before the analyser splits it (`시즌 그리팅스` → 시즌 그리팅, `인스타그람` → 인스타그램): the
  * usual spellings are one word, not a word and a stray syllable. Words of other scripts read as
  * their terms later (`queryReadings`): a Latin word may be in a title as it is.
