@@ -144,8 +144,9 @@ function vowels(initial: string, jamo: string[]): string {
 }
 
 /**
- * After the vowel at `at`: a consonant that closes the syllable (m, n, ng, l; k, p, t before another
- * consonant) is added as its final through `close`; returns the index of the last sound used.
+ * After the vowel at `at`: a consonant that can close the syllable (m, n, ng, l, and the voiceless
+ * stops k, p, t) and is not followed by a vowel is added as its final through `close`; returns the
+ * index of the last sound used.
  */
 function skipFinal(list: Sound[], at: number, close: (final: string) => void): number {
   const next = list[at + 1];
@@ -155,7 +156,6 @@ function skipFinal(list: Sound[], at: number, close: (final: string) => void): n
   // A voiceless stop or a sonorant closes the syllable (`pop` → 팝, `land` → 랜드); b, d, g and the
   // other consonants take ㅡ (`log` → 로그), which `assemble` adds.
   close(next.final);
-  // `ll` before a vowel: ㄹ closes this syllable and opens the next.
   return at + 1;
 }
 
