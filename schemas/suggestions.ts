@@ -12,7 +12,7 @@ export const PopularQuery = Type.Object({ limit: Type.Optional(Type.Integer({ mi
 export const PopularResponse = Type.Object({ queries: Type.Array(Type.Object({ query: Type.String(), count: Type.Integer() })) });
 export const SaveBody = Type.Object({ query: Type.String({ minLength: 1, maxLength: MAX_SAVED_QUERY_LENGTH }) });
 export const DictionaryResponse = Type.Object({ content: Type.String() });
-export const DictionaryBody = Type.Object({ content: Type.String({ maxLength: 1_000_000, description: 'one entry a line: word<TAB>tag (NNP, NNG, ...); # starts a comment' }) });
+export const DictionaryBody = Type.Object({ content: Type.String({ maxLength: 1_000_000, description: 'one entry a line: word<TAB>tag (NNP, NNG, ...), a synonym line `shorthand => meaning | meaning`, or a lexicon line `title form <=> same word | same word`; # starts a comment' }) });
 export const BlockQuery = Type.Object({ query: Type.String({ minLength: 1, maxLength: MAX_SAVED_QUERY_LENGTH, description: 'the query to take out (normalised as saves are: trimmed, spaces collapsed)' }) });
 export const BlockResponse = Type.Object({
   query: Type.String({ description: 'the normalised query now blocked' }),

@@ -336,6 +336,12 @@ if (!spec) {
       ['a compound vowel missing its second key (readings of the word)', '팬사인호', { offset: 0, limit: 20 }],
       ['a half-typed last syllable', '쇼케이ㅅ', { offset: 0, limit: 20 }],
       ['a word naming a month (a script filter on the date)', '5월 콘서트', { offset: 0, limit: 20 }],
+      // The query-understanding step: dates, the lexicon, word weights.
+      ['a day and month (a date script, named word queries)', '콘서트 5/20', { offset: 0, limit: 20 }],
+      ['a whole date (a term on the date)', '2026.5.20 콘서트', { offset: 0, limit: 20 }],
+      ['a day of any month alone', '20일', { offset: 0, limit: 20 }],
+      ['English words (lexicon readings)', 'fan meeting seoul', { offset: 0, limit: 20 }],
+      ['decorations and a Hangul loanword (transliteration)', '〈루미로그〉', { offset: 0, limit: 20 }],
     ] as const) {
       await step(`search: ${form}`, () => index.search(query, page));
     }

@@ -354,6 +354,54 @@ export function registerSearchContract(name: string, setup: () => Promise<Search
     t.deepEqual(await ids(index, '5월 대동제'), [titled.scheduleId]);
   });
 
+  test.serial(`${name}: a date in the query filters by that day, ranked by words matched; a date with no match is named as left out`, async (t) => {
+    const index = await emptyIndex();
+    const cafe = schedule({ title: '강서아 생일 카페', date: '2025-05-20' });
+    const stage = schedule({ title: '음악방송 무대', memberNames: ['강서아'], date: '2024-05-20' });
+    const other = schedule({ title: '강서아 생일 카페 안내', date: '2025-05-21' });
+    await index.upsert([cafe, stage, other]);
+    t.deepEqual(await index.search('강서아 5/20', PAGE), { ids: [cafe.scheduleId, stage.scheduleId], total: 2 }, 'title before member, any year');
+    t.deepEqual(await index.search('5월 20일 카페 강서아', PAGE), { ids: [cafe.scheduleId, stage.scheduleId], total: 2 }, 'every word in the first');
+    // A word the first document lacks is named.
+    t.deepEqual(await index.search('강서아 무대 공연 5/20', PAGE), { ids: [stage.scheduleId, cafe.scheduleId], total: 2, ignoredWords: ['공연'] });
+    t.deepEqual(await index.search('2024.5.20', PAGE), { ids: [stage.scheduleId], total: 1 }, 'a whole date');
+    t.deepEqual((await index.search('21일', PAGE)).ids, [other.scheduleId], 'a day of any month');
+    // The words by any of their forms: an English word for the Korean title.
+    t.deepEqual((await index.search('birthday cafe 5.20', PAGE)).ids, [cafe.scheduleId]);
+    // Nothing of that date matches: the words' own search, the date left out and named.
+    t.deepEqual(await index.search('생일 카페 안내 1/2', PAGE), { ids: [other.scheduleId], total: 1, ignoredWords: ['1/2'] });
+  });
+
+  test.serial(`${name}: of words matching nothing together, the one naming the most documents is left out first`, async (t) => {
+    const index = await emptyIndex();
+    // 루미네 names most documents, 카페 few, 다온 one title and some members.
+    const group = Array.from({ length: 6 }, (_, i) => schedule({ title: `루미네 무대 ${i + 1}`, memberNames: ['백다온', '강서아'], date: `2025-0${i + 1}-01` }));
+    const cafe = schedule({ title: '백다온 생일 카페', date: '2024-01-16' });
+    const radio = schedule({ title: '〈별빛 라디오〉 게스트', memberNames: ['백다온'], date: '2024-03-01' });
+    await index.upsert([...group, cafe, radio, schedule({ title: '강서아 생일 카페', date: '2024-05-20' })]);
+    const found = await index.search('루미네 다온 카페', PAGE);
+    // Each word left out in turn, heaviest first: 다온 카페 (루미네 left out) lists first, then 루미네 다온.
+    t.is(found.ids[0], cafe.scheduleId);
+    t.deepEqual(found.ignoredWords, ['루미네', '카페']);
+    t.deepEqual(found.ids.slice(1).sort(), group.map((document) => document.scheduleId).sort());
+    // An event kind is left out before a member, whose name weighs a tenth: 카페, then 라디오.
+    t.deepEqual(await index.search('다온 카페 라디오', PAGE), { ids: [radio.scheduleId, cafe.scheduleId], total: 2, ignoredWords: ['카페', '라디오'] });
+  });
+
+  test.serial(`${name}: English words, Hangul spellings of Latin titles and decorations read as what they mean`, async (t) => {
+    const index = await emptyIndex();
+    const popup = schedule({ title: '〈빛의 방향으로〉 팝업스토어 오픈' });
+    const log = schedule({ title: '[LUMI-LOG] 윤하린의 하루' });
+    const greetings = schedule({ title: '2027 시즌 그리팅 예약 판매' });
+    await index.upsert([popup, log, greetings, schedule({ title: '콘서트 안내' })]);
+    t.deepEqual(await ids(index, 'popup store'), [popup.scheduleId]);
+    t.deepEqual(await ids(index, '루미로그'), [log.scheduleId]);
+    t.deepEqual(await ids(index, 'ＬＵＭＩ－ＬＯＧ'), [log.scheduleId]);
+    t.deepEqual(await index.search('시즌 그리팅스', PAGE), { ids: [greetings.scheduleId], total: 1 }, 'a spelling, nothing left out');
+    t.deepEqual(await ids(index, 'season greetings'), [greetings.scheduleId]);
+    t.deepEqual(await ids(index, '「빛의\u200b방향으로」'), [popup.scheduleId]);
+  });
+
   test.serial(`${name}: typo matches come after every exact match, title before venue, and only when the exact match is weak`, async (t) => {
     const index = await emptyIndex();
     // The newest dates go to the typo matches: the exact match still comes first.
@@ -385,7 +433,10 @@ export function registerSearchContract(name: string, setup: () => Promise<Search
     for (const query of ['행당동', '왕십리로', '성동구 왕십리로 222', '서울캠퍼스']) t.deepEqual(await ids(index, query), [inVenue.scheduleId], query);
   });
 
-  test.serial(`${name}: quality table — recall@${TOP} over the demo data of at least ${MIN_RECALL_AT_5 * 100}%, exact titles first`, async (t) => {
+  // The embedded engine runs in every CI run and must find every schedule of the table; OpenSearch
+  // (OPENSEARCH_URL) is held to MIN_RECALL_AT_5.
+  const minimum = name === 'embedded' ? 1 : MIN_RECALL_AT_5;
+  test.serial(`${name}: quality table — recall@${TOP} over the demo data of at least ${minimum * 100}%, exact titles first`, async (t) => {
     const { index, demoDocuments } = await backend();
     const documents = await demoDocuments();
     await index.rebuild(documents);
@@ -393,9 +444,11 @@ export function registerSearchContract(name: string, setup: () => Promise<Search
     t.log(`${name}: recall@${TOP} ${(quality.recall * 100).toFixed(1)}% over ${QUALITY_TABLE.length} queries and ${documents.length} demo schedules`);
     for (const [kind, { cases, recall }] of quality.byKind) t.log(`  ${kind.padEnd(14)} ×${String(cases).padStart(2)}  ${(recall * 100).toFixed(1)}%`);
     for (const miss of quality.misses) t.log(`  miss: ${miss}`);
-    t.true(QUALITY_TABLE.length >= 120, 'at least 120 queries');
-    for (const kind of ['layout slip', 'shorthand', 'particle', 'spacing', 'ignored word', 'keystroke typo', 'long word typo', 'half-typed', 'latin case/order']) t.true(quality.byKind.has(kind as never), `the table covers ${kind}`);
-    t.true(quality.recall >= MIN_RECALL_AT_5, `recall@${TOP} ${quality.recall.toFixed(3)} is below ${MIN_RECALL_AT_5}`);
+    t.true(QUALITY_TABLE.length >= 200, 'at least 200 queries');
+    const kinds = ['layout slip', 'shorthand', 'particle', 'spacing', 'ignored word', 'keystroke typo', 'long word typo', 'half-typed', 'latin case/order'];
+    kinds.push('english word', 'hangul/latin', 'loanword spelling', 'decoration', 'date', 'several signals');
+    for (const kind of kinds) t.true(quality.byKind.has(kind as never), `the table covers ${kind}`);
+    t.true(quality.recall >= minimum, `recall@${TOP} ${quality.recall.toFixed(3)} is below ${minimum}`);
     t.deepEqual(quality.misses.filter((miss) => miss.includes('first should be')), [], 'a whole title ranks its schedule first');
   });
 

@@ -34,7 +34,14 @@ export type QualityKind =
   | 'keystroke typo'
   | 'long word typo'
   | 'half-typed'
-  | 'latin case/order';
+  | 'latin case/order'
+  // What a query means (the query-understanding step).
+  | 'english word'
+  | 'hangul/latin'
+  | 'loanword spelling'
+  | 'decoration'
+  | 'date'
+  | 'several signals';
 
 export interface QualityCase {
   query: string;
@@ -216,7 +223,7 @@ export const QUALITY_TABLE: QualityCase[] = [
   { query: 'K POP 페스티벌', kind: 'spacing', expect: containing('K-POP') },
   { query: '퀴즈 쇼', kind: 'spacing', expect: containing('퀴즈쇼') },
   // A word that matches nothing (or nothing beside the others) does not empty the result.
-  { query: '5월 대동제', kind: 'ignored word', expect: containing('대동제') },
+  { query: '5월 대동제', kind: 'ignored word', expect: titled(FESTIVALS.konkuk, FESTIVALS.hufs, FESTIVALS.korea, FESTIVALS.yonsei) },
   { query: '대동제 티켓팅', kind: 'ignored word', expect: containing('대동제') },
   { query: '루미네 팬미팅 오사카', kind: 'ignored word', expect: containing('루미네 팬미팅') },
   { query: '나침반 MV 풀버전', kind: 'ignored word', expect: containing('나침반', 'MV') },
@@ -282,6 +289,76 @@ export const QUALITY_TABLE: QualityCase[] = [
   { query: 'log lumi', kind: 'latin case/order', expect: containing('LUMI-LOG') },
   { query: 'ost part.2', kind: 'latin case/order', expect: containing('OST Part.2') },
   { query: 'k-pop', kind: 'latin case/order', expect: containing('K-POP') },
+  // English words for what titles say in Korean, and Korean for their English words (the lexicon).
+  { query: 'fansign', kind: 'english word', expect: containing('팬사인회') },
+  { query: 'Showcase', kind: 'english word', expect: containing('쇼케이스') },
+  { query: 'fan meeting tokyo', kind: 'english word', expect: titled('루미네 팬미팅 in 도쿄'), first: '루미네 팬미팅 in 도쿄' },
+  { query: 'music video', kind: 'english word', expect: containing('MV') },
+  { query: 'photoshoot', kind: 'english word', expect: containing('[화보]') },
+  { query: 'birthday cafe', kind: 'english word', expect: containing('생일 기념 카페') },
+  { query: 'quiz show', kind: 'english word', expect: containing('퀴즈쇼') },
+  { query: 'awards', kind: 'english word', expect: containing('어워즈') },
+  { query: 'video call fansign', kind: 'english word', expect: containing('영상통화 팬사인회') },
+  { query: 'challenge', kind: 'english word', expect: containing('챌린지') },
+  { query: 'comeback showcase', kind: 'english word', expect: containing('컴백 쇼케이스') },
+  { query: '하린 live', kind: 'english word', expect: containing('윤하린 인스타그램 라이브') },
+  { query: 'schedule', kind: 'english word', expect: containing('스케줄 공개') },
+  { query: 'music show', kind: 'english word', expect: containing('무대') },
+  { query: 'member selfies', kind: 'english word', expect: titled('멤버 셀카 업데이트') },
+  { query: 'challenges', kind: 'english word', expect: containing('챌린지') },
+  { query: 'birthday events', kind: 'english word', expect: containing('생일 기념 카페 이벤트') },
+  { query: 'harin birthday', kind: 'english word', expect: titled('윤하린 생일 기념 카페 이벤트') },
+  { query: '댄스 프랙티스', kind: 'english word', expect: containing('Dance Practice') },
+  { query: '뮤직비디오 나침반', kind: 'english word', expect: containing('나침반', 'MV') },
+  // Latin words of titles typed in Hangul, Hangul words typed in Latin (transliteration).
+  { query: '루미로그 유나', kind: 'hangul/latin', expect: titled('[LUMI-LOG] 정유나의 하루') },
+  { query: 'lumiland ep47', kind: 'hangul/latin', expect: containing('EP.47') },
+  { query: '오에스티 서아', kind: 'hangul/latin', expect: containing('OST') },
+  { query: '루미너스 팬콘서트', kind: 'hangul/latin', expect: containing('LUMINOUS', '팬콘서트') },
+  { query: '엠브이', kind: 'hangul/latin', expect: containing('MV') },
+  { query: 'nachimban mv', kind: 'hangul/latin', expect: containing('나침반', 'MV') },
+  { query: 'nachimban challenge', kind: 'hangul/latin', expect: containing('나침반 챌린지') },
+  { query: '파트2 오에스티', kind: 'hangul/latin', expect: containing('OST Part.2') },
+  { query: '데이1 팬콘서트', kind: 'hangul/latin', expect: titled('루미네 첫 번째 팬콘서트 〈LUMINOUS〉 DAY 1'), first: '루미네 첫 번째 팬콘서트 〈LUMINOUS〉 DAY 1' },
+  { query: 'lumiland ep 50', kind: 'hangul/latin', expect: titled('루미네 자체 예능 〈루미랜드〉 EP.50') },
+  { query: '케이팝 페스티벌', kind: 'hangul/latin', expect: containing('K-POP') },
+  { query: '재패니즈 버전', kind: 'hangul/latin', expect: containing('Japanese ver') },
+  // Usual loanword spellings are one word.
+  { query: '쇼캐이스', kind: 'loanword spelling', expect: containing('쇼케이스') },
+  { query: '페스티발', kind: 'loanword spelling', expect: containing('페스티벌') },
+  { query: '인스타그람 라이브 서아', kind: 'loanword spelling', expect: containing('강서아 인스타그램 라이브') },
+  { query: '어워드', kind: 'loanword spelling', expect: containing('어워즈') },
+  { query: '팝업스토아', kind: 'loanword spelling', expect: containing('팝업스토어') },
+  { query: '팬싸인회', kind: 'loanword spelling', expect: containing('팬사인회') },
+  { query: '시즌그리팅즈', kind: 'loanword spelling', expect: containing('시즌 그리팅') },
+  { query: '루미랜즈', kind: 'loanword spelling', expect: containing('루미랜드') },
+  // Decorations and look-alikes: full-width forms, invisible characters, brackets, emoji.
+  { query: '［ＬＵＭＩ－ＬＯＧ］', kind: 'decoration', expect: containing('LUMI-LOG') },
+  { query: '〈빛의 방향으로〉 팝업', kind: 'decoration', expect: containing('팝업스토어') },
+  { query: '“나침반” MV', kind: 'decoration', expect: containing('나침반', 'MV') },
+  { query: 'ＥＰ．４５', kind: 'decoration', expect: containing('EP.45'), first: '루미네 자체 예능 〈루미랜드〉 EP.45' },
+  { query: '루미네\u00ad팬미팅', kind: 'decoration', expect: containing('루미네 팬미팅') },
+  { query: '퀴즈\u200b쇼', kind: 'decoration', expect: containing('퀴즈쇼') },
+  { query: '🎂 강서아 생일 🎂', kind: 'decoration', expect: titled('강서아 생일 기념 카페 이벤트'), first: '강서아 생일 기념 카페 이벤트' },
+  { query: 'ㄹㅁㄹㄷ!!', kind: 'decoration', expect: containing('루미랜드') },
+  { query: '★팬미팅★', kind: 'decoration', expect: containing('팬미팅') },
+  { query: '#나침반챌린지', kind: 'decoration', expect: containing('나침반 챌린지') },
+  // Dates as fans write them: the schedules of that day (of any year unless given).
+  { query: '5/8', kind: 'date', expect: titled(FESTIVALS.konkuk) },
+  { query: '4.9 나침반', kind: 'date', expect: titled("[엠 라이브 카운트] 루미네 '나침반' 컴백 무대"), first: "[엠 라이브 카운트] 루미네 '나침반' 컴백 무대" },
+  { query: '8월 9일', kind: 'date', expect: titled('루미네 첫 번째 팬콘서트 〈LUMINOUS〉 DAY 1') },
+  { query: `${DEMO_YEAR}.12.31`, kind: 'date', expect: titled('루미네 자체 예능 〈루미랜드〉 EP.54', `${DEMO_YEAR} 가요 대제전`, '카운트다운 라이브') },
+  { query: '26일 화보', kind: 'date', expect: titled('[화보] 정유나 〈월간 무드〉 7월호', '[화보] 정유나 〈씨네 플레이〉 8월호') },
+  { query: '서아 5월 20일', kind: 'date', expect: titled('강서아 생일 기념 카페 이벤트'), first: '강서아 생일 기념 카페 이벤트' },
+  { query: '2월 28일 채이', kind: 'date', expect: titled('류채이 생일 기념 카페 이벤트'), first: '류채이 생일 기념 카페 이벤트' },
+  { query: '10/26 퀴즈쇼', kind: 'date', expect: titled('〈놀라운 퀴즈쇼〉 윤하린 출연'), first: '〈놀라운 퀴즈쇼〉 윤하린 출연' },
+  { query: '유나 8/8', kind: 'date', expect: titled('정유나 생일 기념 카페 이벤트'), first: '정유나 생일 기념 카페 이벤트' },
+  // Several signals: the group's name, which every schedule holds, is the weakest.
+  { query: '루미네 서아 카페', kind: 'several signals', expect: titled('강서아 생일 기념 카페 이벤트'), first: '강서아 생일 기념 카페 이벤트' },
+  { query: '루미네 유나 라이브', kind: 'several signals', expect: containing('정유나 인스타그램 라이브') },
+  { query: '루미네 하린 로그', kind: 'several signals', expect: containing('[LUMI-LOG] 윤하린') },
+  { query: '루미네 채이 화보', kind: 'several signals', expect: containing('[화보] 류채이') },
+  { query: '루미네 다온 생일', kind: 'several signals', expect: titled('백다온 생일 기념 카페 이벤트'), first: '백다온 생일 기념 카페 이벤트' },
 ];
 
 /**

@@ -20,6 +20,7 @@ import { MERGE_LIMIT } from '../shared/search/fan-typing.ts';
 import { storedSynonyms } from '../shared/search/synonym-source.ts';
 import { dictionaryRules, indexDefinition, indexedDocument, INDEX_FORMAT, OpenSearchSearchIndex, searchBody, typoKey, typoKeys, typoSearchBody } from '../shared/search/opensearch.ts';
 import type { SearchDocument } from '../shared/search/search-index.ts';
+import { dateFilter, dateSearchBody, RememberedWeights, weightsBody, weightsOf } from '../shared/search/opensearch-understanding.ts';
 import { registerSearchContract, type SearchBackend } from './search-contract.ts';
 import { QUALITY_TABLE, serviceAnalyzer, storeDemoSchedules } from './search-quality.ts';
 import { createTestDatabase } from './helpers/database.ts';
@@ -226,17 +227,19 @@ test('embedded: a search of a few words is planned once per connection, reads th
   t.true((await prepared()).length > 0);
 });
 
-test('embedded: a character outside the basic plane (an emoji, a surrogate pair) is one character, alone or in a bigram', async (t) => {
+test('embedded: a character outside the basic plane (a surrogate pair) is one character, alone or in a bigram; emoji are decorations', async (t) => {
   const database = await migratedDatabase(t);
   const index = await createSearchIndex({ db: database.db, opensearchUrl: null, logger });
-  const heart = document({ scheduleId: 1, title: '💜 팬미팅' });
-  const pair = document({ scheduleId: 2, title: '공지', memberNames: ['🎤🎧'] });
+  const heart = document({ scheduleId: 1, title: '💜 𠮷野 팬미팅' });
+  const pair = document({ scheduleId: 2, title: '공지', memberNames: ['𠮷𠀋'] });
   await index.upsert([heart, pair, document({ scheduleId: 3, title: '팬미팅 안내' })]);
-  t.deepEqual((await index.search('💜', { offset: 0, limit: 10 })).ids, [1]);
-  t.deepEqual((await index.search('💜팬', { offset: 0, limit: 10 })).ids, [1]);
-  t.deepEqual((await index.search('🎤🎧', { offset: 0, limit: 10 })).ids, [2]);
-  t.deepEqual((await index.search('🎧', { offset: 0, limit: 10 })).ids, [2]);
-  t.deepEqual((await index.search('🎧🎤', { offset: 0, limit: 10 })).ids, []);
+  t.deepEqual((await index.search('𠮷野', { offset: 0, limit: 10 })).ids, [1]);
+  t.deepEqual((await index.search('𠮷𠀋', { offset: 0, limit: 10 })).ids, [2]);
+  t.deepEqual((await index.search('𠀋', { offset: 0, limit: 10 })).ids, [2]);
+  t.deepEqual((await index.search('𠀋𠮷', { offset: 0, limit: 10 })).ids, []);
+  // Emoji around a word are dropped on both sides: the word alone is searched; an emoji alone is no word.
+  t.deepEqual((await index.search('💜팬미팅💜', { offset: 0, limit: 10 })).ids.sort(), [1, 3]);
+  t.deepEqual(await index.search('💜', { offset: 0, limit: 10 }), { ids: [], total: 0 });
 });
 
 test('embedded: a query no sampled document matches starts its later searches early, and answers as when they wait their turn', async (t) => {
@@ -549,6 +552,24 @@ test('opensearch: typo keys are skeleton|jamo of every part of two or more sylla
   t.deepEqual(typoKeys(['화보']), ['하보|ㅎㅗㅏㅂㅗ', '호보|ㅎㅗㅏㅂㅗ']);
 });
 
+test('opensearch: a date filters by a term or a date script; each word is a named dis_max over its forms; weights are filter aggregations', (t) => {
+  const match = (field: string, word: string) => ({ match: { [field]: { query: word } } });
+  const day = dateSearchBody([['강서아'], ['카페', 'cafe']], { month: 5, day: 20, text: '5/20' }, { offset: 0, limit: 20 }, match);
+  const query = day.query as { bool: { filter: { script: { script: { source: string; params: Record<string, number> } } }[]; should: { dis_max: { _name: string; queries: unknown[] } }[]; minimum_should_match: number } };
+  t.is(query.bool.filter[0]!.script.script.source, "doc['date'].value.getMonthValue() == params.month && doc['date'].value.getDayOfMonth() == params.day");
+  t.deepEqual(query.bool.filter[0]!.script.script.params, { month: 5, day: 20 });
+  t.deepEqual(query.bool.should.map((word) => word.dis_max._name), ['w0', 'w1']);
+  t.is(query.bool.should[1]!.dis_max.queries.length, 2 * 5, 'each form in each of the five fields');
+  t.is(query.bool.minimum_should_match, 1);
+  t.deepEqual(dateFilter({ year: 2026, month: 5, day: 20, text: '2026.5.20' }), { term: { date: '2026-05-20' } });
+  t.false('should' in (dateSearchBody([], { day: 20, text: '20일' }, { offset: 0, limit: 20 }, match).query as { bool: object }).bool, 'a date alone: every document of it');
+  const weights = weightsBody(['루미네', '카페'], match);
+  t.deepEqual(Object.keys(weights.aggregations!), ['n0', 'm0', 'n1', 'm1']);
+  // A member's name (held in some members field) weighs a tenth: it is left out after an event kind.
+  const shares = weightsOf(['루미네', '카페', '다온'], 100, { n0: { doc_count: 60 }, m0: { doc_count: 0 }, n1: { doc_count: 2 }, m1: { doc_count: 0 }, n2: { doc_count: 10 }, m2: { doc_count: 80 } })!.shares;
+  t.deepEqual(shares.map((share) => Math.round(share * 1000) / 1000), [0.6, 0.02, 0.01]);
+});
+
 test('opensearch: the query needs every word, tiers fields 8/4/3/2/1, uses the choseong field for consonants, sorts by score then date', (t) => {
   const body = searchBody(['외대', 'ㅍㄹㅁ'], { offset: 20, limit: 10 });
   t.like(body, { from: 20, size: 10, track_total_hits: 1001, _source: false });
@@ -739,8 +760,8 @@ test('opensearch: client calls — readings matching more than their page send a
   t.teardown(stub.close);
   const index = new OpenSearchSearchIndex({ client: new Client({ node: stub.url }), alias: 'stub', logger, userDictionary: async () => '' });
   t.teardown(() => index.close());
-  // 팬밋 reads as 팬미팅 and, half-typed, as 팬미 ㅍㅁㅅ: both readings match the stub's 30 documents.
-  const page = await index.search('팬밋', { offset: 0, limit: 20 });
+  // 영통 reads as 영상통화 and, half-typed, as 영토 ㅇㅌㅇ: both readings match the stub's 30 documents.
+  const page = await index.search('영통', { offset: 0, limit: 20 });
   t.deepEqual(page, { ids: Array.from({ length: 20 }, (_, i) => 30 - i), total: 30 });
   const searches = stub.calls.filter((call) => call.path === '/stub/_search').map((call) => JSON.parse(call.body));
   t.is(searches.filter((body) => body.size === 30 && body.from === 0).length, 2, 'one request of every match a reading');
@@ -759,4 +780,21 @@ test('opensearch: client calls — weak exact hits are followed by a typo search
   // The typo matches of a weak query are read whole (up to MERGE_LIMIT) and merged after the exact ones.
   t.like(searches[1], { from: 0, size: MERGE_LIMIT });
   t.truthy(searches[1].query.bool.must_not);
+});
+
+test('opensearch: word weights are asked once a minute per word; a query of known words sends no request', async (t) => {
+  let clock = 0;
+  const remembered = new RememberedWeights(() => clock);
+  const asked: string[][] = [];
+  const ask = async (words: string[]) => {
+    asked.push(words);
+    return { shares: words.map((word) => (word === '루미네' ? 0.6 : 0.01)), documents: 500 };
+  };
+  t.deepEqual(await remembered.get(['루미네', '카페'], ask), { shares: [0.6, 0.01], documents: 500 });
+  t.deepEqual(await remembered.get(['카페', '다온', '루미네'], ask), { shares: [0.01, 0.01, 0.6], documents: 500 });
+  t.deepEqual(asked, [['루미네', '카페'], ['다온']]);
+  clock = 61_000;
+  await remembered.get(['루미네'], ask);
+  t.deepEqual(asked.at(-1), ['루미네'], 'asked again after a minute');
+  t.is(await remembered.get(['새말'], async () => undefined), undefined, 'an empty index: no weights');
 });

@@ -16,6 +16,7 @@ import { harvestTitleWords, KoreanAnalyzer } from '../shared/korean/analyzer.ts'
 import { parseUserDictionary, type ParsedDictionary } from '../shared/korean/dictionary.ts';
 import { normalizeText } from '../shared/korean/normalize.ts';
 import { SuggestionIndex, type SuggestionCandidate } from '../shared/korean/suggestion-index.ts';
+import { Lexicon, lexiconGroups } from '../shared/korean/lexicon.ts';
 
 export interface AnalysisVersions {
   /** user_dictionary.updated_at in epoch ms. */
@@ -120,7 +121,7 @@ async function build(): Promise<State> {
   const now = Date.now();
   return {
     analyzer,
-    index: new SuggestionIndex(candidates, { analyzer }),
+    index: new SuggestionIndex(candidates, { analyzer, lexicon: new Lexicon(lexiconGroups(dictionary.content.normalize('NFC'))) }),
     dictionaryVersion: ms(dictionary.updated_at),
     lastSavedId: saved.lastId,
     schedulesSeenAt: stamp.now,

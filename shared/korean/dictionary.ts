@@ -1,8 +1,10 @@
-// User dictionary: one `word<TAB>tag` entry a line, or a synonym line `word => alternative | …`
-// (shared/korean/synonyms.ts), `#` comments, blank lines allowed.
+// User dictionary: one `word<TAB>tag` entry a line, a synonym line `word => alternative | …`
+// (shared/korean/synonyms.ts) or a lexicon line `term <=> term | …` (shared/korean/lexicon.ts), `#`
+// comments, blank lines allowed.
 // The content is stored as the user wrote it; this only checks it and extracts entries.
 
 import { isSynonymLine, MAX_SYNONYM_LINES, parseSynonymLine, type SynonymEntry } from './synonyms.ts';
+import { isLexiconLine, MAX_LEXICON_LINES, parseLexiconLine } from './lexicon.ts';
 
 export const MAX_WORD_LENGTH = 50;
 
@@ -51,6 +53,7 @@ export function parseUserDictionary(content: string): ParsedDictionary {
   const entries: DictionaryEntry[] = [];
   const synonyms: SynonymEntry[] = [];
   const errors: DictionaryError[] = [];
+  let lexiconLines = 0;
   // A BOM from a Windows editor is not part of the first word.
   const lines = typeof content === 'string' ? content.replace(/^\uFEFF/, '').split('\n') : [];
 
@@ -62,6 +65,12 @@ export function parseUserDictionary(content: string): ParsedDictionary {
     const trimmedStart = raw.trimStart();
     if (trimmedStart === '' || trimmedStart.startsWith('#')) continue;
 
+    if (isLexiconLine(raw)) {
+      const group = parseLexiconLine(raw.normalize('NFC'));
+      if (typeof group === 'string') fail(group);
+      else if (++lexiconLines > MAX_LEXICON_LINES) fail(`같은 말 줄은 ${MAX_LEXICON_LINES}개까지 적을 수 있습니다.`);
+      continue;
+    }
     if (isSynonymLine(raw)) {
       const synonym = parseSynonymLine(raw.normalize('NFC'));
       if (typeof synonym === 'string') fail(synonym);

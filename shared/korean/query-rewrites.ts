@@ -8,7 +8,7 @@ import { withoutTrailingParticles } from './analyzer.ts';
 import { choseongOfNormalized } from './jamo.ts';
 import type { SynonymTable } from './synonyms.ts';
 
-export type RewriteKind = 'layout' | 'synonym' | 'particle' | 'prefix' | 'spacing';
+export type RewriteKind = 'layout' | 'reading' | 'synonym' | 'particle' | 'prefix' | 'spacing';
 
 export interface QueryRewrite {
   kind: RewriteKind;
@@ -82,11 +82,12 @@ export function wordVariants(word: string, synonyms: SynonymTable): WordVariant[
 
 /**
  * The rewrites of a query's words, at most MAX_REWRITES: the keyboard-layout reading first (the
- * analysed words of `convertLayoutSlips(query)`, when given); then each word's first variant in
+ * analysed words of `convertLayoutSlips(query)`, when given); then the words' readings (lexicon,
+ * Hangul ⇄ Latin, loanword spellings: query-understanding.ts); then each word's first variant in
  * place of the word (words without one stay); then the last word read as half-typed (`팬미ㅌ`,
  * `팬밑`: a prefix) alone; then the words' second and third variants.
  */
-export function queryRewrites(words: string[], synonyms: SynonymTable, layoutWords?: string[]): QueryRewrite[] {
+export function queryRewrites(words: string[], synonyms: SynonymTable, layoutWords?: string[], readings: string[][] = []): QueryRewrite[] {
   const rewrites: QueryRewrite[] = [];
   const seen = new Set([words.join(' ')]);
   const add = (kind: RewriteKind, rewritten: string[]) => {
@@ -97,6 +98,7 @@ export function queryRewrites(words: string[], synonyms: SynonymTable, layoutWor
     rewrites.push({ kind, words: unique });
   };
   if (layoutWords !== undefined) add('layout', layoutWords);
+  for (const reading of readings) add('reading', reading);
   const variants = words.map((word) => wordVariants(word, synonyms));
   const rank = (r: number) => {
     let kind: RewriteKind | undefined;

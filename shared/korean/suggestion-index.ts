@@ -10,6 +10,8 @@ import { foldLatinCase, normalizeText, tidyText } from './normalize.ts';
 import { CharClass, charClassOf, choseongCodeOf, hangulJamoOfCode, isChoseongQuery, jamoKeyOfNormalized } from './jamo.ts';
 import type { KoreanAnalyzer } from './analyzer.ts';
 import { convertLayoutSlips } from './layout.ts';
+import { DEFAULT_LEXICON_TABLE, type Lexicon } from './lexicon.ts';
+import { queryReadings, understandQuery, withTitleSpellings } from './query-understanding.ts';
 import { isTypoCandidate, jamoEdits, maxTypoEdits, typoSkeletons } from './typo.ts';
 
 const HANGUL_WORD = /[가-힣]{2,}/g;
@@ -25,12 +27,17 @@ export interface SuggestionCandidate {
 export interface SuggestionIndexOptions {
   /** Adds word starts inside unspaced text (`프로미스나인콘서트` → `콘서트`). */
   analyzer?: KoreanAnalyzer;
+  /** The bilingual lexicon a query that completes nothing is read with (default: the shipped one). */
+  lexicon?: Lexicon;
 }
 
 /** Words of a query a suggestion must all hold (`#everyWord`); longer queries: their first ones. */
 const MAX_EVERY_WORDS = 6;
 /** Characters of a query read for a keyboard-layout slip. */
 const MAX_LAYOUT_QUERY = 100;
+
+/** Words of a query that completes nothing read as the search reads them (`#completeReadings`). */
+const MAX_READ_WORDS = 4;
 
 /** Largest `limit` honoured by `suggest`. */
 export const MAX_SUGGESTIONS = 50;
@@ -423,6 +430,7 @@ function queryBigrams(compactQuery: string): string[] {
 
 export class SuggestionIndex {
   readonly #analyzer: KoreanAnalyzer | undefined;
+  readonly #lexicon: Lexicon;
   readonly #idByText = new Map<string, number>();
   readonly #display: string[] = [];
   readonly #normalized: string[] = [];
@@ -461,6 +469,7 @@ export class SuggestionIndex {
 
   constructor(candidates: Iterable<SuggestionCandidate> = [], options: SuggestionIndexOptions = {}) {
     this.#analyzer = options.analyzer;
+    this.#lexicon = options.lexicon ?? DEFAULT_LEXICON_TABLE;
     for (const candidate of candidates) this.#merge(candidate);
     this.#buildAll();
   }
@@ -527,7 +536,10 @@ export class SuggestionIndex {
     const layout = convertLayoutSlips(tidyText(query).slice(0, MAX_LAYOUT_QUERY));
     const layoutCompletions = layout === undefined ? [] : this.#complete(layout, count);
     const corrected = layoutCompletions.length > 0 ? undefined : this.correct(query);
-    if (corrected === undefined && layoutCompletions.length === 0) return this.#complete(query, count);
+    if (corrected === undefined && layoutCompletions.length === 0) {
+      const typed = this.#complete(query, count);
+      return typed.length > 0 ? typed : this.#completeReadings(query, count);
+    }
     // The corrected (or Hangul) query first, then its completions, then those of what was typed.
     const seen = new Set<string>();
     const suggestions: string[] = [];
@@ -543,6 +555,27 @@ export class SuggestionIndex {
       if (suggestions.length === count) break;
     }
     return suggestions;
+  }
+
+  /**
+   * What a query that completes nothing means, as the search reads it (query-understanding.ts):
+   * decorations dropped, a spelling the lexicon knows as the title's, then the words' readings (an
+   * English word's Korean term, a loanword's other script): the first reading that completes
+   * something, its completions.
+   */
+  #completeReadings(query: string, count: number): string[] {
+    const understood = understandQuery(query.slice(0, MAX_LAYOUT_QUERY)).text;
+    const text = withTitleSpellings(understood, this.#lexicon);
+    const words = text.split(' ').filter(Boolean);
+    // Fans type a few words; a longer run is pasted text or noise, not read further.
+    if (words.length === 0 || words.length > MAX_READ_WORDS) return [];
+    const readings = text === understood ? queryReadings(words, this.#lexicon) : [words, ...queryReadings(words, this.#lexicon)];
+    for (const reading of readings) {
+      const readingText = reading.join(' ');
+      const found = this.#complete(readingText, count);
+      if (found.length > 0) return found;
+    }
+    return [];
   }
 
   /**

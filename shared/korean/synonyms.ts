@@ -2,6 +2,7 @@
 // edit needs no rebuild). A default list ships here; the user dictionary adds or overrides lines
 // of the form `뮤비 => MV | 뮤직비디오` (docs/search.md, "How fans type").
 import { normalizeText } from './normalize.ts';
+import { DEFAULT_LEXICON_TABLE, Lexicon, type LexiconGroup } from './lexicon.ts';
 
 /** Alternatives one word may expand to, and words one alternative may have. */
 export const MAX_SYNONYM_ALTERNATIVES = 3;
@@ -46,8 +47,8 @@ export const DEFAULT_SYNONYMS = `
 
 const ARROW = '=>';
 
-/** Whether a dictionary line is a synonym line (`word => alternative | alternative`). */
-export const isSynonymLine = (line: string) => line.includes(ARROW);
+/** Whether a dictionary line is a synonym line (`word => alternative | alternative`), not a lexicon line (`<=>`). */
+export const isSynonymLine = (line: string) => line.includes(ARROW) && !line.includes('<' + ARROW);
 
 /** Parses one synonym line; a string is the Korean message of what is wrong with it. */
 export function parseSynonymLine(line: string): SynonymEntry | string {
@@ -80,11 +81,16 @@ function entriesOf(text: string): SynonymEntry[] {
   return entries;
 }
 
-/** Word → alternatives: the defaults, then the administrator's lines (a later line for a word replaces an earlier one). */
+/**
+ * Word → alternatives: the defaults, then the administrator's lines (a later line for a word replaces
+ * an earlier one); and the bilingual lexicon, the shipped one with the administrator's groups.
+ */
 export class SynonymTable {
   private readonly byWord = new Map<string, string[][]>();
+  readonly lexicon: Lexicon;
 
-  constructor(entries: Iterable<SynonymEntry> = [], withDefaults = true) {
+  constructor(entries: Iterable<SynonymEntry> = [], withDefaults = true, lexiconGroups: LexiconGroup[] = []) {
+    this.lexicon = withDefaults && lexiconGroups.length === 0 ? DEFAULT_LEXICON_TABLE : new Lexicon(lexiconGroups, withDefaults);
     if (withDefaults) for (const entry of DEFAULT_ENTRIES) this.byWord.set(entry.word, entry.alternatives);
     for (const entry of entries) this.byWord.set(entry.word, entry.alternatives);
   }

@@ -25,8 +25,11 @@ import { normalizeText } from '../korean/normalize.ts';
 import { isTypoCandidate, matchesWithTypo, skeletonBigrams, typoSkeletons } from '../korean/typo.ts';
 import { convertLayoutSlips } from '../korean/layout.ts';
 import { MAX_REWRITES, queryRewrites, type QueryRewrite } from '../korean/query-rewrites.ts';
+import { queryReadings, understandQuery, withTitleSpellings, wordForms, type UnderstoodQuery } from '../korean/query-understanding.ts';
+import { undecoratedKey } from '../korean/decorations.ts';
+import { countedWeights, sampledWeights, searchOnDate } from './embedded-understanding.ts';
 import { executePrepared, parameterizedQuery, preparedQuery, type Db, type Queryable } from '../db/database.ts';
-import { searchAsFansType, type WordSearchEngine } from './fan-typing.ts';
+import { searchAsFansType, type Understood, type WordSearchEngine } from './fan-typing.ts';
 import { defaultSynonyms, type SynonymSource } from './synonym-source.ts';
 import { GramFrequencies, type GramStatistics, type SampledDocument } from './gram-frequencies.ts';
 import { SEARCH_TOTAL_CAP, type SearchDocument, type SearchIndex, type SearchPage } from './search-index.ts';
@@ -70,7 +73,7 @@ const REBUILT_SUFFIX = '_rebuilt';
 /** Documents written by one statement. */
 const WRITE_BATCH = 500;
 /** Rows of an older format miss keys this code reads: `ensureCurrentFormat` rebuilds them. */
-export const DOCUMENT_FORMAT = 8;
+export const DOCUMENT_FORMAT = 9;
 export { SEARCH_TOTAL_CAP };
 /** Score of a query word by the field it matched exactly (api-service.md 2.7, plus venues). */
 export const TIER = { title: 8, source: 4, venue: 3, members: 2, description: 1, choseong: 4 } as const;
@@ -198,7 +201,8 @@ const MAX_PREPARED_SHAPES = 32;
 /** How long the planner's gram frequencies (pg_stats) are used before they are read again. */
 const GRAM_STATS_MAX_AGE_MS = 60_000;
 
-const spaceless = (text: string) => normalizeText(text).replace(/ /g, '');
+/** A field's key: normalised, decorations and spaces removed (decorations.ts), as query words are. */
+const spaceless = undecoratedKey;
 
 type Field = keyof typeof TIER;
 const FIELD_COLUMN: Record<Field, string> = {
@@ -581,12 +585,13 @@ export async function queryWords(analyze: QueryAnalyzer, query: string): Promise
  * (analysed like the query) first when some Latin word spells Hangul, then the words' variants.
  */
 export async function rewritesOf(query: string, words: string[], analyze: QueryAnalyzer, synonyms: SynonymSource): Promise<QueryRewrite[]> {
+  // The keyboard-layout reading needs the letters' case (Rk → 까): it reads the query as typed.
   const layout = convertLayoutSlips(query.slice(0, 200));
   const layoutWords = layout === undefined ? undefined : await queryWords(analyze, layout);
   const table = await synonyms.table();
-  const rewrites = queryRewrites(words, table, layoutWords);
+  const rewrites = queryRewrites(words, table, layoutWords, queryReadings(words, table.lexicon));
   // Shorthand the analyser split (연습영상 → 연습, 영상) is looked up as typed too.
-  const typed = await queryWords(plainQueryWords, query);
+  const typed = await queryWords(plainQueryWords, understandQuery(query).text);
   if (rewrites.length < MAX_REWRITES && typed.join(' ') !== words.join(' ')) {
     for (const rewrite of queryRewrites(typed, table)) {
       if (rewrites.length < MAX_REWRITES && rewrite.kind === 'synonym' && !rewrites.some((other) => other.words.join(' ') === rewrite.words.join(' '))) rewrites.push(rewrite);
@@ -595,6 +600,18 @@ export async function rewritesOf(query: string, words: string[], analyze: QueryA
     if (rewrites.length < MAX_REWRITES) rewrites.push({ kind: 'spacing', words: typed });
   }
   return rewrites;
+}
+
+/** The query-understanding step's date and the words' forms (each word, its lexicon terms and transliterations), for `searchAsFansType`. */
+export function understoodBy(understood: UnderstoodQuery, synonyms: SynonymSource): Understood {
+  return {
+    ...(understood.date ? { date: understood.date } : {}),
+    typed: understood.text.split(' ').filter(Boolean).map((word) => word.slice(0, 40)),
+    forms: async (words) => {
+      const table = await synonyms.table();
+      return words.map((word) => wordForms(word, table.lexicon));
+    },
+  };
 }
 
 export class EmbeddedSearchIndex implements SearchIndex {
@@ -734,10 +751,15 @@ export class EmbeddedSearchIndex implements SearchIndex {
   }
 
   async search(query: string, page: { offset: number; limit: number }): Promise<SearchPage> {
-    const words = await queryWords(this.analyze, query);
-    if (words.length === 0) return { ids: [], total: 0 };
+    const read = understandQuery(query);
+    // The words as typed are the text in the title's spellings (before the analyser splits them).
+    const understood = { ...read, text: withTitleSpellings(read.text, (await this.synonyms.table()).lexicon) };
+    const words = await queryWords(this.analyze, understood.text);
+    if (words.length === 0 && !understood.date) return { ids: [], total: 0 };
     const engine: WordSearchEngine = {
       exact: (subset, window, all) => this.exactSearch(subset, window, all),
+      weights: async (subset) => sampledWeights(subset, await this.gramFrequencies.get()) ?? countedWeights(this.db, subset),
+      onDate: (forms, date, window) => searchOnDate(this.db, forms, date, window, (form, param) => this.exactScores([form], param)[0]!),
       typos: (subset, someExact) => this.typoMatches(subset, someExact),
       present: (subset) => this.present(subset),
       inMonth: (subset, month, window) => this.monthSearch(subset, month, window),
@@ -752,7 +774,7 @@ export class EmbeddedSearchIndex implements SearchIndex {
           }
         : {}),
     };
-    return searchAsFansType(engine, words, page, () => rewritesOf(query, words, this.analyze, this.synonyms));
+    return searchAsFansType(engine, words, page, () => rewritesOf(query, words, this.analyze, this.synonyms), understoodBy(understood, this.synonyms));
   }
 
   /**

@@ -4,10 +4,14 @@
 // last syllable, letters and digits run together) follow the exact matches, then the typo matches;
 // and when no document matches every word, words are left out (those matching nothing, then each
 // word in turn, then at most MAX_DROP_ATTEMPTS more searches) and named in `ignoredWords`; a word
-// naming a month (5월) is first read as the schedules' month instead. Every step is one engine
-// search of at most eight words: a query costs at most a fixed number of them.
+// naming a month (5월) is first read as the schedules' month instead. Words are left out heaviest
+// first (`WordSearchEngine.weights`), and a word in most documents (a group name) beside others is
+// the weakest signal from the start (`searchWeighted`). A date the query-understanding step read
+// (shared/korean/query-understanding.ts) filters by that day (`searchOnDate`). Every step is one
+// engine search of at most eight words: a query costs at most a fixed number of them.
 import { isTypoCandidate } from '../korean/typo.ts';
 import type { QueryRewrite } from '../korean/query-rewrites.ts';
+import type { QueryDate } from '../korean/query-dates.ts';
 import { SEARCH_TOTAL_CAP, type SearchPage } from './search-index.ts';
 
 /** Weak results of the words and of their rewrites are merged up to about this many. */
@@ -49,7 +53,39 @@ export interface WordSearchEngine {
   likelyAbsent?(words: string[]): Promise<boolean[]>;
   /** Whether the words' typo search probably finds nothing (the same sample). */
   likelyNoTypos?(words: string[]): Promise<boolean>;
+  /**
+   * Per word: the share of documents it names (holding it in the title, a source or the venue; a
+   * member's name a tenth of that), estimated from a sample or counted; undefined when unknown. A
+   * group name is in most documents, an event kind in some, and a member is the most specific.
+   */
+  weights?(words: string[]): Promise<WordWeights | undefined>;
+  /**
+   * The documents dated on `date` (a day, a day of any month, a month; of any year unless it names
+   * one), ranked by how many of the words each matches (a word by any of its forms), then by their
+   * score, then newest first; only those matching one word or more when words are given. `missing`:
+   * the words the first document on the page does not match.
+   */
+  onDate(forms: string[][], date: QueryDate, page: Page): Promise<SearchPage & { missing?: number[] }>;
 }
+
+/** Per word the share of documents naming it, and how many documents the shares are of (about). */
+export interface WordWeights {
+  shares: number[];
+  documents: number;
+}
+
+/** What the query-understanding step read beside the words: the date, and each word's forms (itself first). */
+export interface Understood {
+  date?: QueryDate;
+  forms(words: string[]): Promise<string[][]>;
+  /** Words as typed (spaces apart): a word the analyser split into pieces (티켓팅 → 티켓, 팅) is left out whole first. */
+  typed?: string[];
+}
+
+/** A word naming this share of the documents or more (a group name) is the weakest of a query's signals. */
+export const UBIQUITOUS_SHARE = 0.3;
+/** ... in an index of at least this many documents: in a handful, every word names a third of them. */
+export const UBIQUITOUS_MIN_DOCUMENTS = 100;
 
 /** Searches started before the exact search answered, because it was expected to find nothing. */
 interface EarlyStart {
@@ -74,7 +110,7 @@ interface LeftOut {
 }
 
 /** The searches `EarlyStart` names, started before the exact search of `words` answers. */
-function startEarly(engine: WordSearchEngine, words: string[], page: Page, rewrites: () => Promise<QueryRewrite[]>): EarlyStart {
+function startEarly(engine: WordSearchEngine, words: string[], page: Page, rewrites: () => Promise<QueryRewrite[]>, fragments: ReadonlySet<string>): EarlyStart {
   const window = { offset: 0, limit: page.offset + page.limit };
   const rewritten = quiet(rewrites());
   // A month word (5월) keeps every rewrite and typo search from matching: the month's search
@@ -92,7 +128,7 @@ function startEarly(engine: WordSearchEngine, words: string[], page: Page, rewri
     if (!(await rewritesUnmatched) || (await presence)?.includes(false)) return undefined;
     return engine.typos(words, false);
   };
-  const leaveOut = inMonth ? undefined : expectedLeaveOut(engine, words, page, rewritesUnmatched);
+  const leaveOut = inMonth ? undefined : expectedLeaveOut(engine, words, page, rewritesUnmatched, fragments);
   return {
     rewritten,
     found,
@@ -110,7 +146,7 @@ function startEarly(engine: WordSearchEngine, words: string[], page: Page, rewri
  * first). The word left out is the one expected to match nothing alone, else the first in
  * `leaveOutOrder`. Used only when the query reaches that very search.
  */
-function expectedLeaveOut(engine: WordSearchEngine, words: string[], page: Page, rewritesUnmatched: Promise<boolean>): Promise<LeftOut | undefined> | undefined {
+function expectedLeaveOut(engine: WordSearchEngine, words: string[], page: Page, rewritesUnmatched: Promise<boolean>, fragments: ReadonlySet<string>): Promise<LeftOut | undefined> | undefined {
   const { likelyAbsent, likelyNoTypos } = engine;
   if (words.length !== 2 || words[0] === words[1] || !likelyAbsent || !likelyNoTypos) return undefined;
   return quiet(
@@ -120,7 +156,7 @@ function expectedLeaveOut(engine: WordSearchEngine, words: string[], page: Page,
       let left: string;
       if (absent[0] !== absent[1]) left = words[absent.indexOf(true)]!;
       else if (absent[0] || (words.some(isTypoCandidate) && !(await likelyNoTypos(words)))) return undefined;
-      else left = leaveOutOrder(words)[0]!;
+      else left = leaveOutOrder(words, await weightsOf(engine, words), fragments)[0]!;
       const kept = words.filter((word) => word !== left);
       return { kept, ignored: [left], found: quiet(subsetPage(engine, kept, page, [left])) };
     })(),
@@ -152,20 +188,75 @@ export function monthOf(word: string): number | undefined {
  * lists it merges (exact, rewritten, typo matches) may hold more than SEARCH_TOTAL_CAP together:
  * the total is then the cap with `hasMore`, as for one list matching more.
  */
-export async function searchAsFansType(engine: WordSearchEngine, words: string[], page: Page, rewrites: () => Promise<QueryRewrite[]>): Promise<SearchPage> {
-  const found = await searchSteps(engine, words, page, rewrites);
+export async function searchAsFansType(engine: WordSearchEngine, words: string[], page: Page, rewrites: () => Promise<QueryRewrite[]>, understood?: Understood): Promise<SearchPage> {
+  const typed = new Set(understood?.typed ?? words);
+  const fragments = new Set(words.filter((word) => !typed.has(word)));
+  const found = understood?.date ? await searchOnDate(engine, words, page, rewrites, understood, fragments) : await searchWeighted(engine, words, page, rewrites, fragments);
   if (found.total <= SEARCH_TOTAL_CAP) return found;
   return { ...found, total: SEARCH_TOTAL_CAP, hasMore: found.hasMore ?? page.offset + found.ids.length < found.total };
 }
 
-async function searchSteps(engine: WordSearchEngine, words: string[], page: Page, rewrites: () => Promise<QueryRewrite[]>): Promise<SearchPage> {
+/**
+ * A query naming a date: the documents of that date, ranked by how many of the words they match
+ * (each word by any of its forms: lexicon terms, transliterations), the words the first leaves out
+ * named in `ignoredWords`; when no document of that date matches any word, the words' own search
+ * with the date named in `ignoredWords` instead.
+ */
+async function searchOnDate(engine: WordSearchEngine, words: string[], page: Page, rewrites: () => Promise<QueryRewrite[]>, understood: Understood, fragments: ReadonlySet<string>): Promise<SearchPage> {
+  const date = understood.date!;
+  const forms = words.length > 0 ? await understood.forms(words) : [];
+  const found = await engine.onDate(forms, date, page);
+  if (found.total > 0 || words.length === 0) {
+    const missing = (found.missing ?? []).map((i) => words[i]!);
+    return { ids: found.ids, total: found.total, ...(found.hasMore !== undefined ? { hasMore: found.hasMore } : {}), ...(missing.length > 0 ? { ignoredWords: missing } : {}) };
+  }
+  const rest = await searchWeighted(engine, words, page, rewrites, fragments);
+  return rest.total === 0 ? rest : { ...rest, ignoredWords: [date.text, ...(rest.ignoredWords ?? [])] };
+}
+
+/**
+ * A query holding a word in most documents (a group name, UBIQUITOUS_SHARE) beside others that are
+ * not: the weakest signal. The other words are searched alone, beside the words' exact search; when
+ * their best answer lacks the weak word (a member's live in her own title, against the group's stages
+ * where she is one of five members), their answer is the query's, the weak word named in
+ * `ignoredWords` when a document on the page does not hold it; otherwise the words' own search answers.
+ */
+async function searchWeighted(engine: WordSearchEngine, words: string[], page: Page, rewrites: () => Promise<QueryRewrite[]>, fragments: ReadonlySet<string>): Promise<SearchPage> {
+  const end = page.offset + page.limit;
+  if (words.length < 2 || words.length > MAX_FAN_TYPING_WORDS || end > MERGE_LIMIT || !engine.weights) return searchSteps(engine, words, page, rewrites, fragments);
+  const weights = await engine.weights(words).catch(() => undefined);
+  // A lone syllable split off a typed word (스 of 그리팅스) is a fragment, not a signal.
+  const weak = weights && weights.documents >= UBIQUITOUS_MIN_DOCUMENTS ? words.filter((word, i) => weights.shares[i]! >= UBIQUITOUS_SHARE && !fragments.has(word)) : [];
+  if (weak.length === 0 || weak.length === words.length) return searchSteps(engine, words, page, rewrites, fragments);
+  const strong = words.filter((word) => !weak.includes(word));
+  const without = async () => (await rewrites()).map((rewrite) => ({ ...rewrite, words: rewrite.words.filter((word) => !weak.includes(word)) })).filter((rewrite) => rewrite.words.length > 0);
+  const [best, every] = await Promise.all([engine.exact(strong, { offset: 0, limit: 1 }), engine.exact(words, { offset: 0, limit: end }, true)]);
+  const holding = new Set([...every.ids, ...(every.matches ?? [])]);
+  // The best answer to the other words holds the weak one too (루미네 출연: the group's own
+  // appearances come first either way): the words' own search answers, the weak word kept.
+  // The other words match nothing alone either: the words' own search (typos, words left out).
+  if (best.ids.length === 0 || (every.total > 0 && holding.has(best.ids[0]!))) {
+    // The words' exact search is in hand: when it answers alone (a strong match, or more than are
+    // counted), its page is the answer, as searchSteps would give it.
+    if (every.hasMore !== undefined) return { ids: every.ids.slice(page.offset, end), total: every.total, hasMore: every.hasMore };
+    if (every.strong) return { ids: every.ids.slice(page.offset, end), total: every.total };
+    return searchSteps(engine, words, page, rewrites, fragments);
+  }
+  const found = await searchSteps(engine, strong, page, without, fragments);
+  const complete = every.hasMore === undefined && every.total <= holding.size;
+  const left = !complete || found.ids.some((id) => !holding.has(id)) ? weak : [];
+  const ignored = [...left, ...(found.ignoredWords ?? [])];
+  return { ...found, ...(ignored.length > 0 ? { ignoredWords: ignored } : {}) };
+}
+
+async function searchSteps(engine: WordSearchEngine, words: string[], page: Page, rewrites: () => Promise<QueryRewrite[]>, fragments: ReadonlySet<string> = new Set()): Promise<SearchPage> {
   // Words expected to match nothing together (a typo, shorthand, a word no schedule holds): the
   // rewrites' exact searches and the presence check start now, beside the exact search, and so
   // does the typo search when no rewrite is expected to match either, instead of one after another
   // once the exact search has answered (a typo's exact search, its rewrites' and its typo search
   // took 3.9 + 3.5 + 8.2 ms in a row). Work started for nothing when the guess is wrong.
   const early = words.length <= MAX_FAN_TYPING_WORDS && page.offset + page.limit <= MERGE_LIMIT && (await engine.likelyUnmatched?.(words))
-    ? startEarly(engine, words, page, rewrites)
+    ? startEarly(engine, words, page, rewrites, fragments)
     : undefined;
   const head = await engine.exact(words, page);
   // More exact matches than are counted: anything else would only come after all of them.
@@ -218,7 +309,7 @@ async function searchSteps(engine: WordSearchEngine, words: string[], page: Page
     if (typoRewrite) add(await engine.typos(typoRewrite.words, false));
   }
   if (merged.size > 0 || words.length < 2) return { ids: [...merged].slice(page.offset, end), total: total() };
-  return leaveWordsOut(engine, words, page, present ?? (await engine.present(words)), early?.month, early?.leaveOut);
+  return leaveWordsOut(engine, words, page, present ?? (await engine.present(words)), early?.month, early?.leaveOut, fragments);
 }
 
 /**
@@ -307,7 +398,7 @@ async function allButOne(engine: WordSearchEngine, kept: string[], order: string
  * left out in turn at once (`allButOne`); then the first two together, then the first three. Of
  * two, the first, or else the second.
  */
-async function leaveWordsOut(engine: WordSearchEngine, words: string[], page: Page, present: boolean[], month?: Promise<SearchPage>, started?: Promise<LeftOut | undefined>): Promise<SearchPage> {
+async function leaveWordsOut(engine: WordSearchEngine, words: string[], page: Page, present: boolean[], month?: Promise<SearchPage>, started?: Promise<LeftOut | undefined>, fragments: ReadonlySet<string> = new Set()): Promise<SearchPage> {
   // A hint that failed only means nothing was started.
   const early = await started?.catch(() => undefined);
   /** The page of `kept` with `ignored` left out: the search started early when it is the same one. */
@@ -328,7 +419,7 @@ async function leaveWordsOut(engine: WordSearchEngine, words: string[], page: Pa
     if (found) return found;
     if (kept.length < 2) return { ids: [], total: 0 };
   }
-  const order = leaveOutOrder(kept);
+  const order = leaveOutOrder(kept, await weightsOf(engine, kept), fragments);
   if (kept.length >= 3) {
     const found = await allButOne(engine, kept, order, page, ignored);
     if (found) return found;
@@ -341,10 +432,19 @@ async function leaveWordsOut(engine: WordSearchEngine, words: string[], page: Pa
   return { ids: [], total: 0 };
 }
 
-/** The order words are left out in: words with digits first (a month or a year beside a name), then the shortest, the last typed first. */
-function leaveOutOrder(words: string[]): string[] {
+/**
+ * The order words are left out in: pieces the analyser split off a typed word first (that word
+ * matched nothing whole: 티켓팅 is not 티켓), then the word naming the most documents first (`weights`: a group
+ * name before an event kind, an event kind before a member, who is in the title of few); among
+ * equals (or without weights) words with digits first (a month or a year beside a name), then the
+ * shortest, the last typed first.
+ */
+function leaveOutOrder(words: string[], weights?: number[], fragments: ReadonlySet<string> = new Set()): string[] {
   return words
-    .map((word, i) => ({ word, i, digits: /[0-9]/.test(word) ? 0 : 1 }))
-    .sort((a, b) => a.digits - b.digits || [...a.word].length - [...b.word].length || b.i - a.i)
+    .map((word, i) => ({ word, i, weight: weights?.[i] ?? 0, digits: /[0-9]/.test(word) ? 0 : 1, whole: fragments.has(word) ? 0 : 1 }))
+    .sort((a, b) => a.whole - b.whole || b.weight - a.weight || a.digits - b.digits || [...a.word].length - [...b.word].length || b.i - a.i)
     .map(({ word }) => word);
 }
+
+/** The words' weights (`WordSearchEngine.weights`), or undefined when the engine cannot tell. */
+const weightsOf = async (engine: WordSearchEngine, words: string[]) => (engine.weights ? (await engine.weights(words).catch(() => undefined))?.shares : undefined);

@@ -19,8 +19,11 @@ import { isTypoCandidate, jamoWord, maxTypoEdits, typoSkeletons } from '../korea
 import { normalizeText } from '../korean/normalize.ts';
 import { parseUserDictionary } from '../korean/dictionary.ts';
 import type { Logger } from '../runtime/logger.ts';
-import { plainQueryWords, queryWords, rewritesOf, SEARCH_TOTAL_CAP, TIER, TYPO_TIER, type QueryAnalyzer } from './embedded.ts';
-import { MERGE_LIMIT, searchAsFansType, type WordSearchEngine } from './fan-typing.ts';
+import { plainQueryWords, queryWords, rewritesOf, SEARCH_TOTAL_CAP, TIER, TYPO_TIER, understoodBy, type QueryAnalyzer } from './embedded.ts';
+import { dateSearchBody, RememberedWeights, weightsBody, weightsOf } from './opensearch-understanding.ts';
+import { understandQuery, withTitleSpellings } from '../korean/query-understanding.ts';
+import { undecoratedText } from '../korean/decorations.ts';
+import { MERGE_LIMIT, searchAsFansType, type WordSearchEngine, type WordWeights } from './fan-typing.ts';
 import { defaultSynonyms, type SynonymSource } from './synonym-source.ts';
 import type { SearchDocument, SearchIndex, SearchPage } from './search-index.ts';
 
@@ -36,7 +39,7 @@ const TEXT_FIELDS = ['title', 'source', 'venue', 'members', 'description'] as co
 const TYPO_FIELDS = ['title', 'source', 'venue', 'members'] as const;
 type TypoField = (typeof TYPO_FIELDS)[number];
 /** Version of the mapping and of `indexedDocument`: an index of another format is rebuilt by `ensure`. */
-export const INDEX_FORMAT = 4;
+export const INDEX_FORMAT = 5;
 /** Longest run of Hangul syllables whose parts are all indexed for typos (longer runs: their start). */
 const MAX_TYPO_RUN = 12;
 const HANGUL_RUN = /[가-힣]+/g;
@@ -80,8 +83,9 @@ export function typoKeys(values: string[]): string[] {
 }
 
 export function indexedDocument(document: SearchDocument): IndexedDocument {
-  const names = (values: string[]) => [...new Set(values.map(normalizeText).filter(Boolean))];
-  const title = normalizeText(document.title);
+  // Decorations dropped as the embedded keys drop them (decorations.ts): `[LUMI-LOG]` is `lumilog`.
+  const names = (values: string[]) => [...new Set(values.map(undecoratedText).filter(Boolean))];
+  const title = undecoratedText(document.title);
   const source = names(document.sourceNames);
   const members = names(document.memberNames);
   const venue = names(document.venueNames ?? []);
@@ -93,7 +97,7 @@ export function indexedDocument(document: SearchDocument): IndexedDocument {
     source,
     venue,
     members,
-    description: normalizeText(document.description.slice(0, MAX_DESCRIPTION_CHARS)),
+    description: undecoratedText(document.description.slice(0, MAX_DESCRIPTION_CHARS)),
     choseong: [...new Set([title, ...source, ...members].map(choseong).filter(Boolean))],
     typo: { title: typoKeys([title]), source: typoKeys(source), venue: typoKeys(venue), members: typoKeys(members) },
   };
@@ -328,6 +332,7 @@ export class OpenSearchSearchIndex implements SearchIndex {
   private build: Build | null = null;
   private rebuilding: Promise<unknown> = Promise.resolve();
   private lastVersion = 0;
+  private readonly weightsSeen = new RememberedWeights();
 
   constructor(options: OpenSearchIndexOptions) {
     if (!/^[a-z0-9][a-z0-9_-]*$/.test(options.alias)) throw new Error(`invalid OpenSearch alias "${options.alias}": lowercase letters, digits, - and _`);
@@ -386,8 +391,11 @@ export class OpenSearchSearchIndex implements SearchIndex {
   }
 
   async search(query: string, page: { offset: number; limit: number }): Promise<SearchPage> {
-    const words = await queryWords(this.analyze, query);
-    if (words.length === 0) return { ids: [], total: 0 };
+    const read = understandQuery(query);
+    // The words as typed are the text in the title's spellings (before the analyser splits them).
+    const understood = { ...read, text: withTitleSpellings(read.text, (await this.synonyms.table()).lexicon) };
+    const words = await queryWords(this.analyze, understood.text);
+    if (words.length === 0 && !understood.date) return { ids: [], total: 0 };
     const offset = Math.max(0, Math.floor(page.offset));
     const window = { offset: Math.min(offset, MAX_RESULT_WINDOW), limit: Math.max(0, Math.min(Math.floor(page.limit), MAX_RESULT_WINDOW - offset)) };
     const engine: WordSearchEngine = {
@@ -399,8 +407,26 @@ export class OpenSearchSearchIndex implements SearchIndex {
         const aggregations = response.body.aggregations as Record<string, { doc_count?: number }> | undefined;
         return subset.map((_, i) => (aggregations?.[`p${i}`]?.doc_count ?? 0) > 0);
       },
+      weights: (subset) => this.weights(subset),
+      onDate: async (forms, date, part) => {
+        const response = await this.client.search({ index: this.alias, body: dateSearchBody(forms, date, part, fieldMatches) });
+        const hits = response.body.hits;
+        const first = hits.hits[0];
+        const matched = new Set((first?.matched_queries as string[] | undefined) ?? []);
+        const missing = first && part.offset === 0 ? forms.map((_, i) => i).filter((i) => !matched.has(`w${i}`)) : [];
+        return { ids: hits.hits.map((hit) => Number(hit._id)), total: typeof hits.total === 'number' ? hits.total : (hits.total?.value ?? 0), ...(missing.length > 0 ? { missing } : {}) };
+      },
     };
-    return searchAsFansType(engine, words, window, () => rewritesOf(query, words, this.analyze, this.synonyms));
+    return searchAsFansType(engine, words, window, () => rewritesOf(query, words, this.analyze, this.synonyms), understoodBy(understood, this.synonyms));
+  }
+
+  /** The words' weights: one request of filter aggregations for the words not asked within a minute. */
+  private async weights(words: string[]): Promise<WordWeights | undefined> {
+    return this.weightsSeen.get(words, async (missing) => {
+      const response = await this.client.search({ index: this.alias, body: weightsBody(missing, fieldMatches) });
+      const hits = response.body.hits;
+      return weightsOf(missing, typeof hits.total === 'number' ? hits.total : (hits.total?.value ?? 0), response.body.aggregations as Record<string, { doc_count?: number }> | undefined);
+    });
   }
 
   /** Exact matches of every word: the page, the total (capped), and whether one is strong (outside the description). */

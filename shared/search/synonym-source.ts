@@ -1,9 +1,10 @@
 // The synonym table a search applies at query time: the shipped defaults plus the synonym lines of
-// the user dictionary (`뮤비 => MV`), read again when the dictionary's `updated_at` changes. Only a
+// the user dictionary (`뮤비 => MV`) and its lexicon lines (`셀카 <=> selfie`), read again when the dictionary's `updated_at` changes. Only a
 // query whose own words match nothing well asks for it, and the version is looked at (one row) at
 // most once a second, the content only after an edit: an administrator's edit applies within a
 // second, with no index rebuild.
 import type { Db } from '../db/database.ts';
+import { lexiconGroups } from '../korean/lexicon.ts';
 import { isSynonymLine, parseSynonymLine, SynonymTable, DEFAULT_SYNONYM_TABLE, MAX_SYNONYM_LINES, type SynonymEntry } from '../korean/synonyms.ts';
 
 /** How long a looked-at version is trusted without looking again: an edit applies within a second. */
@@ -39,7 +40,7 @@ export function storedSynonyms(db: Db, now: () => number = Date.now): SynonymSou
     const stamp = Number(row?.version ?? 0);
     if (stamp !== version) {
       const content = (await db.oneOrNone<{ content: string }>('SELECT content FROM user_dictionary WHERE id = 1'))?.content ?? '';
-      current = new SynonymTable(synonymEntries(content));
+      current = new SynonymTable(synonymEntries(content), true, lexiconGroups(content.normalize('NFC')));
       version = stamp;
     }
     checkedAt = now();

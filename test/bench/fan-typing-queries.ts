@@ -4,7 +4,7 @@
 import { convertQwertyToHangul, disassemble } from 'es-hangul';
 import { seededRandom } from '../../shared/db/demo-data.ts';
 
-export type FanTypingKind = 'layout slip' | 'shorthand' | 'particle' | 'spacing' | 'ignored word' | 'keystroke typo' | 'long word typo' | 'half-typed' | 'latin order' | 'several words';
+export type FanTypingKind = 'layout slip' | 'shorthand' | 'particle' | 'spacing' | 'ignored word' | 'keystroke typo' | 'long word typo' | 'half-typed' | 'latin order' | 'several words' | 'english word' | 'date' | 'decorated';
 
 /** The Latin keys that type `hangul` on the 2-set layout (`루미네` → fnalsp). */
 export function latinKeysOf(hangul: string): string {
@@ -98,6 +98,21 @@ export function fanTypingQueries(vocabulary: FanTypingVocabulary, count: number,
     'several words': () => {
       const [a, b] = pick(vocabulary.pairs);
       return `${b} ${a}`;
+    },
+    // The lexicon's English words for the data's Korean ones, alone or beside a name.
+    'english word': () => {
+      const english = pick(['concert', 'fansign', 'showcase', 'fan meeting', 'popup store', 'festival', 'radio', 'music video', 'birthday cafe', 'awards']);
+      return random() < 0.5 ? english : `${pick(vocabulary.hangulWords)} ${english}`;
+    },
+    // A day as fans write it, beside a word.
+    'date': () => {
+      const [month, day] = [1 + Math.floor(random() * 12), 1 + Math.floor(random() * 28)];
+      return `${pick(vocabulary.hangulWords)} ${pick([`${month}/${day}`, `${month}.${day}`, `${month}월 ${day}일`, `${day}일`])}`;
+    },
+    // Brackets, emoji and full-width letters pasted around a word.
+    'decorated': () => {
+      const word = pick(vocabulary.hangulWords);
+      return pick([`〈${word}〉`, `💜${word}💜`, `[${word}]`, `'${word}'!!`, `${word}\u200b`]);
     },
   };
   const queries: { kind: FanTypingKind; text: string }[] = [];

@@ -1,0 +1,161 @@
+// How a query is read before either engine runs (shared/korean/query-understanding.ts): the rules as
+// functions, then every kind over HTTP on the real service with the demo data seeded (its search
+// index, analysis pool and administrators' dictionary).
+import test from 'ava';
+import { extractQueryDate } from '../shared/korean/query-dates.ts';
+import { undecoratedKey, undecoratedText } from '../shared/korean/decorations.ts';
+import { DEFAULT_LEXICON_TABLE, lexiconGroups, Lexicon, parseLexiconLine } from '../shared/korean/lexicon.ts';
+import { hangulToLatin, latinToHangul, loanwordSpellings, romanizedToHangul } from '../shared/korean/transliterate.ts';
+import { queryReadings, understandQuery, withTitleSpellings } from '../shared/korean/query-understanding.ts';
+import { parseUserDictionary } from '../shared/korean/dictionary.ts';
+import { seedDemo } from '../shared/db/demo-seed.ts';
+import { adminToken, call, startTestService, type TestService } from './helpers/service.ts';
+import { DEMO_YEAR } from './search-quality.ts';
+
+test('dates: M/D, M.D, M월 D일, D일 and a year are read out of the query; other numbers stay words', (t) => {
+  t.like(extractQueryDate('강서아 5/20'), { text: '강서아', date: { month: 5, day: 20 } });
+  t.like(extractQueryDate('5.20 카페'), { text: '카페', date: { month: 5, day: 20 } });
+  t.like(extractQueryDate('5월 20일 생일'), { text: '생일', date: { month: 5, day: 20 } });
+  t.like(extractQueryDate('5월20일'), { text: '', date: { month: 5, day: 20 } });
+  t.like(extractQueryDate('2026.05.20.'), { date: { year: 2026, month: 5, day: 20 } });
+  t.like(extractQueryDate('2026년 5월 20일'), { date: { year: 2026, month: 5, day: 20 } });
+  t.like(extractQueryDate('20일 화보'), { text: '화보', date: { day: 20 } });
+  t.like(extractQueryDate('2026년 5월 축제'), { text: '축제', date: { year: 2026, month: 5 } });
+  for (const query of ['ep.45', 'ost part.2', '13/45', '2/30', '5월 대동제', '데뷔 2주년', '20일차 브이로그', 'day 2', '1.5배']) t.is(extractQueryDate(query).date, undefined, query);
+});
+
+test('decorations: brackets, quotes and emoji are dropped alike from documents and queries; Latin runs join', (t) => {
+  t.is(undecoratedKey('[LUMI-LOG] 윤하린의 하루'), 'lumilog윤하린의하루');
+  t.is(undecoratedKey("루미네 '나침반' MV 💜"), '루미네나침반mv');
+  t.is(undecoratedText('〈루미랜드〉EP.45'), '루미랜드 ep45');
+  t.is(undecoratedText('루미네,나침반!!'), '루미네 나침반');
+  t.deepEqual(understandQuery('［ＬＵＭＩ－ＬＯＧ］\u00ad'), { text: 'lumilog' });
+  t.deepEqual(understandQuery('퀴즈\u200b쇼 🎂'), { text: '퀴즈쇼' });
+  t.deepEqual(understandQuery('💜'), { text: '' });
+});
+
+test('lexicon: one group a line, every term the same word, the first the title form; both directions read', (t) => {
+  t.like(parseLexiconLine('셀카 <=> selfie | Selca | 셀피'), { terms: [['셀카'], ['selfie'], ['selca'], ['셀피']] });
+  t.regex(parseLexiconLine('셀카 <=>  ') as string, /두 개 이상/);
+  t.regex(parseLexiconLine('a <=> b <=> c') as string, /하나만/);
+  t.regex(parseLexiconLine('a <=> b c d e') as string, /3단어까지/);
+  // English to Korean, a spelling to the title's, and Korean to English in the second reading.
+  t.deepEqual(queryReadings(['instagram', 'live'], DEFAULT_LEXICON_TABLE)[0], ['인스타그램라이브']);
+  t.deepEqual(queryReadings(['season', 'greetings'], DEFAULT_LEXICON_TABLE)[0], ['시즌그리팅']);
+  t.deepEqual(queryReadings(['셀카'], DEFAULT_LEXICON_TABLE), [['selfie']]);
+  t.is(withTitleSpellings('인스타그람 라이브', DEFAULT_LEXICON_TABLE), '인스타그램 라이브');
+  t.is(withTitleSpellings('시즌 그리팅스', DEFAULT_LEXICON_TABLE), '시즌 그리팅');
+  // An administrator's group adds to the shipped ones; the dictionary accepts the line.
+  const lexicon = new Lexicon(lexiconGroups('# 같은 말\n루미네 <=> lumine | 루미내\n'));
+  t.deepEqual(queryReadings(['루미내'], lexicon), [['루미네'], ['lumine']], 'the title form, then the other script');
+  t.deepEqual(parseUserDictionary('루미네 <=> lumine\n루미네\tNNP\n').errors, []);
+  t.is(parseUserDictionary('루미네 <=>\n').errors[0]?.line, 1);
+});
+
+test('transliteration: Latin words read as Hangul by loanword rules, Hangul loanwords as Latin; spellings are one word', (t) => {
+  t.is(latinToHangul('lumiland')[0], '루미랜드');
+  t.is(latinToHangul('lumilog')[0], '루미로그');
+  t.is(latinToHangul('luminous')[0], '루미너스');
+  t.true(latinToHangul('harin').includes('하린'));
+  t.true(latinToHangul('ost').includes('오에스티'));
+  t.is(hangulToLatin('루미로그')[0], 'lumilog');
+  t.is(hangulToLatin('오에스티')[0], 'ost');
+  t.true(hangulToLatin('루미너스').includes('luminous'));
+  t.deepEqual(hangulToLatin('나침반'), [], 'a Korean word is no loanword');
+  // Romanised Korean, as fans abroad write titles and names.
+  t.deepEqual(romanizedToHangul('nachimban'), ['나침반']);
+  t.deepEqual(romanizedToHangul('jeongryujang'), ['정류장']);
+  t.true(romanizedToHangul('gaeul').includes('가을'));
+  t.deepEqual(romanizedToHangul('lumiland'), [], 'no parse into syllables');
+  t.true(loanwordSpellings('그리팅스').includes('그리팅'));
+  t.true(loanwordSpellings('어워드').includes('어워즈'));
+  t.true(loanwordSpellings('인스타그람').includes('인스타그램'));
+});
+
+let service: TestService;
+test.before(async () => {
+  service = await startTestService();
+  const outcome = await seedDemo(service.running.services, { year: DEMO_YEAR, imageWidth: 200 });
+  if (!outcome.seeded) throw new Error(`demo seed: ${outcome.reason}`);
+});
+test.after.always(async () => {
+  await service?.stop();
+});
+
+type Found = { schedules: { title: string; date: string }[]; total: number; ignoredWords?: string[] };
+const search = async (query: string, limit = 5): Promise<Found> => {
+  const response = await call(service.url, 'GET', `/api/schedules/?search=${encodeURIComponent(query)}&limit=${limit}`);
+  if (response.status !== 200) throw new Error(`search ${query}: ${response.status} ${JSON.stringify(response.body)}`);
+  return response.body as Found;
+};
+const titles = async (query: string) => (await search(query)).schedules.map((schedule) => schedule.title);
+
+test.serial('service: English words find the Korean titles, and Korean words the English ones', async (t) => {
+  t.true((await titles('popup store')).some((title) => title.includes('팝업스토어')));
+  t.true((await titles('fan club')).some((title) => title.includes('팬클럽')));
+  t.true((await titles('selfie')).some((title) => title.includes('셀카')));
+  t.true((await titles('debut anniversary')).some((title) => title.includes('데뷔 2주년')));
+  t.true((await titles('안무 영상')).every((title) => title.includes('Dance Practice')));
+});
+
+test.serial('service: Latin title words by their Hangul spelling and Hangul ones by their Latin word', async (t) => {
+  t.true((await titles('루미로그')).every((title) => title.startsWith('[LUMI-LOG]')));
+  t.true((await titles('오에스티')).some((title) => title.includes('OST')));
+  t.true((await titles('lumiland')).every((title) => title.includes('루미랜드')));
+});
+
+test.serial('service: loanword spellings and decorations are the same word, with nothing left out', async (t) => {
+  for (const query of ['시즌 그리팅스', '인스타그람', 'ＯＳＴ', '〈팝업스토어〉', '퀴즈\u00ad쇼', '💜나침반💜']) {
+    const found = await search(query);
+    t.true(found.total > 0, query);
+    t.is(found.ignoredWords, undefined, query);
+  }
+});
+
+test.serial('service: a date in the query filters by that day; a date no schedule has is named as left out', async (t) => {
+  const day = await search('강서아 5/20');
+  t.deepEqual(day.schedules.map((schedule) => schedule.date), [`${DEMO_YEAR}-05-20`]);
+  t.is(day.schedules[0]!.title, '강서아 생일 기념 카페 이벤트');
+  for (const schedule of (await search('20일', 20)).schedules) t.true(schedule.date.endsWith('-20'), schedule.date);
+  const moved = await search('나침반 MV 1/3');
+  t.true(moved.schedules.length > 0);
+  t.deepEqual(moved.ignoredWords, ['1/3']);
+});
+
+test.serial('service: of several signals the weakest goes first (the group name), and is named', async (t) => {
+  const cafe = await search('루미네 다온 카페');
+  t.is(cafe.schedules[0]?.title, '백다온 생일 기념 카페 이벤트');
+  t.deepEqual(cafe.ignoredWords, ['루미네']);
+  const live = await search('루미네 채이 라이브');
+  t.is(live.schedules[0]?.title, '류채이 인스타그램 라이브');
+  // The group's own appearances still answer a query about them.
+  t.true((await titles('루미네 출연')).every((title) => title.includes('루미네 출연')));
+});
+
+test.serial('service: an administrator\'s lexicon line applies to the next searches, without a rebuild', async (t) => {
+  t.is((await search('starlight')).total, 0);
+  const token = await adminToken(service.url);
+  const current = await call(service.url, 'GET', '/api/schedules/suggestions/dict', { token });
+  const content = `${(current.body as { content: string }).content}\n루미네 <=> starlight\n`;
+  t.is((await call(service.url, 'PUT', '/api/schedules/suggestions/dict', { token, json: { content } })).status, 200);
+  // The dictionary is looked at once a second at most, and result pages are cached for ten seconds.
+  let found = 0;
+  for (let attempt = 0; attempt < 40 && found === 0; attempt++) {
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    found = (await search('starlight')).total;
+  }
+  t.true(found > 0);
+});
+
+test.serial('service: suggestions read the query the same way (an English word or a spelling suggests the Korean title)', async (t) => {
+  const suggest = async (q: string) => {
+    const response = await call(service.url, 'GET', `/api/schedules/suggestions/?q=${encodeURIComponent(q)}`);
+    t.is(response.status, 200, q);
+    return JSON.stringify(response.body);
+  };
+  t.regex(await suggest('fan club'), /팬클럽/);
+  t.regex(await suggest('popup store'), /팝업스토어/);
+  t.regex(await suggest('인스타그람'), /인스타그램 라이브/);
+  t.regex(await suggest('season greetings'), /시즌 그리팅/);
+  t.regex(await suggest('lumiland'), /루미랜드/);
+});
