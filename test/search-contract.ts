@@ -316,7 +316,7 @@ export function registerSearchContract(name: string, setup: () => Promise<Search
     const festival = schedule({ title: '봄 대동제 축하공연' });
     await index.upsert([festival]);
     for (const query of ['데동재', '대동조', '대통제', '대동재재']) t.deepEqual(await ids(index, query), [], query);
-    // Beside a word that matches, a word two edits off matches nothing and is left out, and said so (issue 41).
+    // Beside a word that matches, a word two edits off matches nothing and is left out, and said so.
     t.deepEqual(await index.search('봄 대동조', PAGE), { ids: [festival.scheduleId], total: 1, ignoredWords: ['대동조'] });
   });
 

@@ -1,4 +1,4 @@
-// The search quality table (issue 15): queries a fan would type, with the schedules of the demo
+// The search quality table: queries a fan would type, with the schedules of the demo
 // data set (shared/db/demo-data.ts) each should find in the first five results. Run against both
 // engines by the contract suite (test/search-contract.ts), which prints recall@5 and fails below
 // MIN_RECALL_AT_5. The demo rows are written as the seed writes them (members, venues, events)
@@ -25,7 +25,7 @@ export type QualityKind =
   | 'mixed'
   | 'choseong'
   | 'exact title'
-  // How fans actually type (issue 41).
+  // How fans actually type.
   | 'layout slip'
   | 'shorthand'
   | 'particle'

@@ -1,4 +1,4 @@
-// How fans actually type, as bounded rewrites of a query's words (issue 41), shared by both search
+// How fans actually type, as bounded rewrites of a query's words, shared by both search
 // engines: fan shorthand (synonyms), trailing particles, a half-typed last syllable, letters and
 // digits run together, and the keyboard left in English mode (layout.ts). Each word has at most
 // MAX_VARIANTS_PER_WORD variants and a query at most MAX_REWRITES rewrites, built rank by rank

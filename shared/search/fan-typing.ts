@@ -1,4 +1,4 @@
-// One search, as fans type (issue 41), over either engine's primitives: the query's own words
+// One search, as fans type, over either engine's primitives: the query's own words
 // first (exact, best first); when nothing matches well, the bounded rewrites of
 // shared/korean/query-rewrites.ts (a keyboard-layout slip, fan shorthand, particles, a half-typed
 // last syllable, letters and digits run together) follow the exact matches, then the typo matches;
@@ -16,7 +16,7 @@ import { SEARCH_TOTAL_CAP, type SearchPage } from './search-index.ts';
 
 /** Weak results of the words and of their rewrites are merged up to about this many. */
 export const MERGE_LIMIT = 200;
-/** Queries of at most this many words get rewrites and words left out (issue 41's examples have two to five). */
+/** Queries of at most this many words get rewrites and words left out (what fans type runs two to five words). */
 export const MAX_FAN_TYPING_WORDS = 6;
 /** Queries of at most this many words also look for typos in a rewrite. */
 const MAX_TYPO_REWRITE_WORDS = 3;

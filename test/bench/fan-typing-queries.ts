@@ -1,4 +1,4 @@
-// Queries typed as fans type (issue 41), one generator per kind, for the search and suggestion
+// Queries typed as fans type, one generator per kind, for the search and suggestion
 // benchmarks: each kind's p99 is printed apart. Deterministic (own seed): the benchmarks' other
 // query mixes stay as they were.
 import { convertQwertyToHangul, disassemble } from 'es-hangul';
