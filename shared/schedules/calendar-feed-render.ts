@@ -1,7 +1,7 @@
 // The calendar feed's text (RFC 5545 with RFC 7986 properties) from rows already read: pure work,
 // run in the feed pool's thread (workers/feed.worker.ts), never on the edge's event loop. Every
 // event is bounded (FEED_LIMITS), so a feed is at most a known size however long what was collected.
-import { IcsWriter, icsDate, icsLocalDateTime, icsNextDate, icsUtc, SEOUL_VTIMEZONE } from '../calendar/ics.ts';
+import { IcsWriter, icsDate, icsLocalDateTime, icsNextDate, icsUtc, SEOUL_VTIMEZONE } from '../icalendar/ics.ts';
 import type { FeedBirthdayRow, FeedScheduleRow } from '../db/repositories/calendar-feed.ts';
 
 /** docs/security.md "Calendar feeds": what a feed holds at most. */
