@@ -1,19 +1,12 @@
 // What the live transports share: their settings from the configuration, the counters behind
 // their metrics, and the hard bound of a subscriber's backlog.
-import type { Config } from '../../shared/runtime/config.ts';
+import type { Config, LiveConfig } from '../../shared/runtime/config.ts';
 import type { Admission } from './connection-limits.ts';
 
 export type Transport = 'websocket' | 'sse';
 
-export interface LiveSettings {
-  maxConnections: number;
-  maxConnectionsPerClient: number;
-  maxMonths: number;
-  maxBufferedBytes: number;
-  idleTimeoutSeconds: number;
-  heartbeatSeconds: number;
-  trustProxy: number;
-}
+/** The live configuration the transports use (retention is the change log's), with the proxy hops that name the client. */
+export type LiveSettings = Omit<LiveConfig, 'retentionHours' | 'retentionChanges'> & { trustProxy: number };
 
 export const liveSettings = (config: Config): LiveSettings => ({ ...config.live, trustProxy: config.trustProxy });
 
