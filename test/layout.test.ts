@@ -102,7 +102,7 @@ const LONG_BY_NATURE = new Set(['shared/db/demo-data.ts']);
  * Over the limit today and to be split into files by concern; each entry leaves this list when its
  * file is split (the test below fails while a listed file is already short enough).
  */
-const AWAITING_SPLIT = new Set(['shared/search/embedded.ts', 'shared/korean/suggestion-index.ts', 'edge/server.ts']);
+const AWAITING_SPLIT = new Set(['shared/search/embedded.ts', 'shared/korean/suggestion-index.ts']);
 /** Not the project's files: installed packages, the repository, generated output and local data. */
 const NOT_PROJECT_FILES = new Set(['node_modules', '.git', 'dist', 'data', '.test-data', '.scratch']);
 
