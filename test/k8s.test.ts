@@ -1160,7 +1160,7 @@ async function largestRouteBody(): Promise<{ bytes: number; route: string }> {
   const standIn: Any = new Proxy(function standIn() {}, { get: (_target, key) => (key === Symbol.toPrimitive ? () => '' : standIn), apply: () => standIn });
   const config = loadConfig({});
   const services: Any = new Proxy({}, { get: (_target, key) => (key === 'config' ? config : standIn) });
-  const { DEFAULT_BODY_LIMIT } = await import('../edge/server.ts');
+  const { DEFAULT_BODY_LIMIT } = await import('../edge/body-limits.ts');
   let largest = { bytes: DEFAULT_BODY_LIMIT, route: 'the default body limit' };
   for (const file of readdirSync(join(ROOT, 'edge/routes')).filter((f) => f.endsWith('.ts')).sort()) {
     const module = await import(`../edge/routes/${file}`);

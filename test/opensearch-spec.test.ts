@@ -328,7 +328,7 @@ if (!spec) {
       ['symbols that are wildcard syntax', 'ㅅ*ㅋ?', { offset: 0, limit: 20 }],
       ['a page near the result window', '콘서트', { offset: 9_995, limit: 50 }],
       ['a page beyond the result window', '콘서트', { offset: 20_000, limit: 20 }],
-      // Issue 41 (this endpoint finds nothing, so every fallback runs: rewrites, typos, presence).
+      // Fan-typed queries (this endpoint finds nothing, so every fallback runs: rewrites, typos, presence).
       ['Latin keys typed for Hangul', 'vmfhaltmskdls', { offset: 0, limit: 20 }],
       ['fan shorthand (synonym)', '프로미스나인 팬싸', { offset: 0, limit: 20 }],
       ['a word matching nothing (presence aggregations)', '콘서트 오사카', { offset: 0, limit: 20 }],

@@ -7,14 +7,13 @@ import { scheduleDetail, schedulesByIds } from '../../shared/db/repositories/sch
 import { birthdayDetail, categoriesLoader, monthSchedules, type CategoryRow } from '../../shared/schedules/calendar.ts';
 import { badRequest, notFound } from '../../shared/errors.ts';
 import { deleteSchedule } from '../../shared/schedules/schedule-writes.ts';
-import { compressVariants } from '../../shared/cache/compression.ts';
+import { compressVariants, strongEtag } from '../../shared/cache/compression.ts';
 import { rebuildSearchIndex } from '../../shared/search/sync.ts';
 import type { Services } from '../../shared/services.ts';
 import { clientKey } from '../client-key.ts';
 import { reply, type Context, type Reply } from '../context.ts';
 import { intQuery, parseId } from '../params.ts';
 import type { Route } from '../router.ts';
-import { strongEtag } from '../server.ts';
 import { SingleFlight } from '../../shared/runtime/single-flight.ts';
 import type { CachedMonth } from '../../shared/cache/monthly-cache.ts';
 import { queryBudget } from './suggestions.ts';
