@@ -9,6 +9,7 @@
 import type { Db } from '../db/database.ts';
 import type { MonthlyCache } from '../cache/monthly-cache.ts';
 import type { Category } from '../db/repositories/schedules.ts';
+import { FailureStreak } from '../runtime/failure-streak.ts';
 import type { Logger } from '../runtime/logger.ts';
 import { birthdayCategory, categoriesLoader } from '../schedules/calendar.ts';
 import { changesAfter, logBounds, replayPage, type LiveRow } from './change-log.ts';
@@ -72,7 +73,8 @@ export class LiveHub {
   private waiters: Array<{ seq: number; resolve: () => void }> = [];
   private categoryGeneration = 0;
   private readonly categories: () => Promise<Array<Category & { sortOrder: number }>>;
-  private failures = 0;
+  /** A database away is one line when reading first fails (without a stack) and one when it works again. */
+  private failures: FailureStreak | null = null;
   /** Run after each round's fan-out (the WebSocket transport checks its sockets' backlog there). */
   readonly afterRound: Array<() => void> = [];
 
@@ -123,10 +125,10 @@ export class LiveHub {
         this.again = false;
         try {
           while (!this.stopped && (await this.round()));
-          this.failures = 0;
+          this.failures?.succeeded();
         } catch (error) {
-          // Logged on the first failure of a streak; the poll tries again.
-          if (this.failures++ === 0) this.options.logger.warn({ err: error }, 'live: reading the change log failed');
+          // The poll tries again.
+          (this.failures ??= new FailureStreak(this.options.logger, 'live: reading the change log')).failed(error);
         }
       } while (this.again && !this.stopped);
       this.running = null;
