@@ -219,13 +219,16 @@ test.serial('credential stuffing: past the free failures, the owner\'s right pas
     const wrong = await call(proxied.url, 'POST', '/auth/login', { json: { email, password: 'guess-guess' }, headers: { 'x-forwarded-for': uniqueIp() } });
     t.is(wrong.status, 401);
   }
+  // The delay runs from the last failure, recorded just before its answer was sent.
+  const lastFailureAnswered = performance.now();
   const delay = accountDelayFor(ACCOUNT_FREE_FAILURES + 1);
   t.true(delay > 0);
-  const started = performance.now();
   const owner = await call(proxied.url, 'POST', '/auth/login', { json: { email, password }, headers: { 'x-forwarded-for': uniqueIp() } });
   t.is(owner.status, 200);
-  // The service's clock stands still here, so the whole delay is still to run: a lower bound, never flaky.
-  t.true(performance.now() - started >= delay - 5, `answered after ${(performance.now() - started).toFixed(0)} ms, the delay is ${delay} ms`);
+  // Measured from the last failure's answer, less the time that answer took to arrive after the
+  // failure was recorded (a loaded machine: tens of milliseconds): the owner waited out the delay.
+  const waited = performance.now() - lastFailureAnswered;
+  t.true(waited >= delay - 100, `answered ${waited.toFixed(0)} ms after the last failure, the delay is ${delay} ms`);
 });
 
 // ---- registration --------------------------------------------------------------------------------
