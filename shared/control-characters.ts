@@ -8,7 +8,7 @@
 const CONTROL = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F]/;
 const CONTROLS = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F]+/g;
 
-/** The first control character in `text`, as `U+XXXX`; null when there is none. */
+/** The first control character in `text` as a code point name (`U+000B`); null when there is none. */
 export function firstControlCharacter(text: string): string | null {
   const found = CONTROL.exec(text);
   return found === null ? null : `U+${found[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`;

@@ -76,7 +76,7 @@ export interface Config {
   feedCacheBytes: number;
   /**
    * ACCESS_LOG: `on` (default): every answer, successful answers of cacheable routes sampled one in
-   * 256; N: sampled one in N; `all`: every answer; `off`: none (edge/server.ts).
+   * 256; N: sampled one in N; `all`: every answer; `off`: none (edge/access-log.ts).
    */
   accessLogEvery: number;
   /** ACCESS_LOG_4XX_PER_MINUTE: 4xx access lines written in full per client and minute; past it sampled (edge/client-error-log.ts). */
