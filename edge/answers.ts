@@ -11,6 +11,7 @@ import { COMPRESS_MIN_BYTES, preferredEncoding, strongEtag, VariantCache, type E
 import type { OpenedFile } from '../shared/storage/storage.ts';
 import { createAccessLog, type AccessLogOptions } from './access-log.ts';
 import { earlyAnswer } from './body-limits.ts';
+import { versionedEtag } from '../shared/precondition.ts';
 import { etagMatches } from './conditional.ts';
 import type { Context, Reply } from './context.ts';
 import { pipeToResponse, planFile, pumpToResponse } from './file-response.ts';
@@ -209,10 +210,11 @@ export function createAnswers(hooks: AnswerHooks, logger: Logger, options: Acces
       headers['Content-Type'] = JSON_TYPE;
     } else body = null;
     if (!route.cacheControl || status !== 200 || body === null) {
+      if (result.version !== undefined && status === 200 && body !== null) headers.ETag = versionedEtag(result.version, strongEtag(body));
       write(res, ctx, route, startedAt, status, headers, body);
       return;
     }
-    const etag = result.etag ?? strongEtag(body);
+    const etag = result.etag ?? (result.version === undefined ? strongEtag(body) : versionedEtag(result.version, strongEtag(body)));
     const contentType = headers['Content-Type']!;
     const size = typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength;
     // JSON, and any answer whose route made its own variants (the calendar feed).

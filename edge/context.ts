@@ -4,10 +4,11 @@ import { PassThrough, type Readable } from 'node:stream';
 import { badRequest, payloadTooLarge } from '../shared/errors.ts';
 import type { OpenedFile } from '../shared/storage/storage.ts';
 import type { Variants } from '../shared/cache/compression.ts';
+import { parseIfMatch, type Precondition } from '../shared/precondition.ts';
 import { requestIdText, type RequestId } from './request-id.ts';
 
 /** Request headers the edge reads; uWS only allows reading them inside the callback. */
-export const CAPTURED_HEADERS = ['authorization', 'x-forwarded-for', 'x-real-ip', 'if-none-match', 'x-request-id', 'range', 'accept-encoding'] as const;
+export const CAPTURED_HEADERS = ['authorization', 'x-forwarded-for', 'x-real-ip', 'if-none-match', 'if-match', 'x-request-id', 'range', 'accept-encoding'] as const;
 /** All a cacheable route reads (and `range` when it serves files): its answer is every client's. */
 export const CACHEABLE_HEADERS = ['if-none-match', 'x-request-id', 'accept-encoding'] as const satisfies readonly (typeof CAPTURED_HEADERS)[number][];
 /** Read too when the method carries a body. */
@@ -26,6 +27,8 @@ export interface Reply {
   contentType?: string;
   /** Precomputed strong ETag for `raw` (the monthly cache keeps one per entry). */
   etag?: string;
+  /** The version of the resource answered (shared/precondition.ts): its ETag starts with it. */
+  version?: number;
   /** Compressed variants of `raw`, made when a cache entry was filled (compression.ts). */
   variants?: Variants;
   headers?: Record<string, string>;
@@ -162,6 +165,11 @@ export class Context {
 
   header(name: HeaderName): string | undefined {
     return this.headers[name];
+  }
+
+  /** If-Match, read as the versions a write may apply to; null when the client sent none. */
+  get precondition(): Precondition | null {
+    return parseIfMatch(this.headers['if-match']);
   }
 
   /** The query string as sent, without `?` (a cache key). */

@@ -9,7 +9,7 @@ import type { Route } from './router.ts';
 
 export const JSON_TYPE = 'application/json; charset=utf-8';
 /** Request headers a browser may send cross-origin (the preflight's answer). */
-export const CORS_ALLOW_HEADERS = 'Authorization, Content-Type, If-None-Match, If-Modified-Since, X-Request-Id, Last-Event-ID';
+export const CORS_ALLOW_HEADERS = 'Authorization, Content-Type, If-Match, If-None-Match, If-Modified-Since, X-Request-Id, Last-Event-ID';
 const CORS_EXPOSE_HEADERS = 'ETag, X-Request-Id, Retry-After';
 const CORS_FILE_EXPOSE_HEADERS = 'ETag, X-Request-Id, Content-Range, Accept-Ranges, Content-Length';
 

@@ -25,6 +25,8 @@ export interface RouteDoc {
   security?: 'user' | 'user-optional';
   /** The body of a 2xx response documented by a string: its media type and schema (default: any bytes). */
   content?: { type: string; schema?: TSchema };
+  /** A versioned resource (shared/precondition.ts): `read`, its 200 carries the ETag; `write`, If-Match and 412. */
+  versioned?: 'read' | 'write';
 }
 
 export interface Route {

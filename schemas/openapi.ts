@@ -96,6 +96,7 @@ function operationOf(route: Route, named: Map<string, { json: string; schema: Js
     } else responses[status] = { description: body, content: errorContent };
   }
   if (route.cacheControl && !responses['304']) responses['304'] = { description: 'not modified (If-None-Match matched the ETag)' };
+  versioning(doc, parameters, responses);
   const security = route.auth === 'admin' ? [{ adminToken: [] }] : doc.security === 'user' ? [{ userToken: [] }] : doc.security === 'user-optional' ? [{ userToken: [] }, {}] : [];
   const operation: Json = {
     operationId: operationIdOf(route.method, route.path),
@@ -108,6 +109,19 @@ function operationOf(route: Route, named: Map<string, { json: string; schema: Js
   };
   if (takesBody) operation.requestBody = requestBodyOf(doc, schema);
   return operation;
+}
+
+const IF_MATCH_DESCRIPTION = 'Optimistic concurrency: the ETag of the resource as last read (its GET). The write applies only while that is still the current version; otherwise 412 `precondition_failed` and nothing changes. `*` applies to any current version. Without If-Match the write applies (last write wins).';
+
+/** Versioned resources: their GET answers an ETag; their writes honour If-Match and may answer 412. */
+function versioning(doc: RouteDoc, parameters: Json[], responses: Json): void {
+  if (doc.versioned === 'read' && responses['200']) {
+    responses['200'] = { ...(responses['200'] as Json), headers: { ETag: { description: 'the version and a hash of this representation: send it back as If-Match to write over exactly this version', schema: { type: 'string' } } } };
+  }
+  if (doc.versioned === 'write') {
+    parameters.push({ name: 'If-Match', in: 'header', required: false, description: IF_MATCH_DESCRIPTION, schema: { type: 'string' } });
+    responses['412'] = { description: 'If-Match named a version that is no longer current: nothing changed', content: errorContent };
+  }
 }
 
 /** `id` and `…Id` parameters are positive integers (`parseId`) unless the route names their schema; others are text. */

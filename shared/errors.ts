@@ -14,11 +14,13 @@ export const ERROR_CODES = [
   // the live calendar (also the `code` of its WebSocket error messages)
   'not_acceptable', 'invalid_months', 'invalid_month', 'too_many_months', 'invalid_since', 'too_many_connections',
   'invalid_message', 'unknown_type',
+  // optimistic concurrency: If-Match named a version that is no longer current
+  'precondition_failed',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
 const CODE_OF_STATUS: Record<number, ErrorCode> = {
-  400: 'invalid_request', 401: 'unauthorized', 403: 'forbidden', 404: 'not_found', 405: 'method_not_allowed', 409: 'conflict',
+  400: 'invalid_request', 401: 'unauthorized', 403: 'forbidden', 404: 'not_found', 405: 'method_not_allowed', 409: 'conflict', 412: 'precondition_failed',
   413: 'payload_too_large', 416: 'range_not_satisfiable', 429: 'rate_limited', 500: 'internal_error', 502: 'upstream_failed',
   503: 'service_unavailable', 504: 'upstream_timeout', 507: 'insufficient_storage',
 };

@@ -192,7 +192,7 @@ test('a month, a detail and a search page\'s items are read with one generic pla
   const reads = 8;
   for (let i = 0; i < reads; i++) {
     t.deepEqual((await schedulesBetween(database.db, '2026-05-01', '2026-06-01')).map((item) => item.title), ['쇼케이스']);
-    t.is((await scheduleDetail(database.db, id))?.title, '쇼케이스');
+    t.is((await scheduleDetail(database.db, id))?.detail.title, '쇼케이스');
     t.deepEqual((await schedulesByIds(database.db, [id, id + 1])).map((item) => item.id), [id]);
   }
   // Planning these reads cost PostgreSQL several times running them (23 ms against 4 ms under load).

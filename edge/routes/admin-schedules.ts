@@ -5,10 +5,11 @@ import { ErrorResponse } from '../../schemas/common.ts';
 import { IdResponse } from '../../schemas/events.ts';
 import { ScheduleCreatePayload, ScheduleUpdatePayload } from '../../schemas/general-schedules.ts';
 import { compile } from '../../schemas/validate.ts';
-import { badRequest, notFound } from '../../shared/errors.ts';
+import { badRequest } from '../../shared/errors.ts';
 import { assertMembersExist } from '../../shared/members/member-checks.ts';
 import { generalCategoryProblem } from '../../shared/schedules/category-writes.ts';
-import { createSchedule, scheduleState, updateSchedule, type PosterUpload } from '../../shared/schedules/schedule-writes.ts';
+import { checkPrecondition } from '../../shared/precondition.ts';
+import { createSchedule, generalScheduleProblem, scheduleNotFound, scheduleState, updateSchedule, type PosterUpload } from '../../shared/schedules/schedule-writes.ts';
 import type { Services } from '../../shared/services.ts';
 import { reply, type Context } from '../context.ts';
 import { IMAGE_UPLOAD_BODY_LIMIT, IMAGE_UPLOAD_LIMITS, readPayloadRequest, type MultipartBody } from '../multipart.ts';
@@ -46,15 +47,15 @@ async function update(s: Services, ctx: Context) {
   const id = parseId(ctx.params.id);
   const { raw, body } = await readRequest(ctx);
   if (raw === undefined) throw badRequest('요청 본문(payload)이 없습니다.');
+  // Checked early, before the images are decoded, and again under the row's lock by the write.
   const current = await scheduleState(s, id);
-  if (!current) throw notFound('해당 일정을 찾을 수 없습니다.');
-  if (current.kind === 'event') throw badRequest('행사 일정은 /api/admin/events/:id 로 수정해 주세요.');
-  if (current.kind === 'birthday') throw badRequest('생일은 멤버 정보에서 수정해 주세요.');
+  if (!current) throw scheduleNotFound();
+  const problem = generalScheduleProblem(current.kind);
+  if (problem) throw badRequest(problem);
+  checkPrecondition(ctx.precondition, current.version);
   const payload = updatePayload.parse(raw);
-  const foreign = (payload.keepImageIds ?? []).filter((imageId) => !current.imageIds.includes(imageId));
-  if (foreign.length > 0) throw badRequest(`이 일정의 이미지가 아닌 ID입니다: ${foreign.join(', ')}`);
   await check(s, payload);
-  await updateSchedule(s, id, current, payload, await imagesOf(s, body));
+  await updateSchedule(s, id, payload, await imagesOf(s, body), ctx.precondition);
   return reply({ id });
 }
 
@@ -69,7 +70,7 @@ export function adminScheduleRoutes(s: Services): Route[] {
     },
     {
       method: 'put', path: '/api/schedules/:id', handler: (ctx) => update(s, ctx), auth: 'admin', bodyLimit: IMAGE_UPLOAD_BODY_LIMIT,
-      doc: { summary: 'Replace a schedule', tags, body: ScheduleUpdatePayload, multipart, description: `Unknown id → 404; an event (use /api/admin/events/:id) or a birthday → 400; keepImageIds naming an image of another schedule → 400. PUT replaces: time, description, source and memberIds not sent are cleared. Images become keepImageIds followed by the new files; dropped images lose their records and files. ${rules}`, responses: { 200: IdResponse, 400: ErrorResponse, 404: ErrorResponse, 413: ErrorResponse } },
+      doc: { versioned: 'write', summary: 'Replace a schedule', tags, body: ScheduleUpdatePayload, multipart, description: `Unknown id → 404; an event (use /api/admin/events/:id) or a birthday → 400; keepImageIds naming an image of another schedule → 400. PUT replaces: time, description, source and memberIds not sent are cleared. Images become keepImageIds followed by the new files; dropped images lose their records and files. ${rules}`, responses: { 200: IdResponse, 400: ErrorResponse, 404: ErrorResponse, 413: ErrorResponse } },
     },
   ];
 }

@@ -19,10 +19,11 @@ import {
 import { ErrorResponse, SuccessResponse } from '../../schemas/common.ts';
 import { compile } from '../../schemas/validate.ts';
 import { addPhotos, addTeaser, albumNotFound, createAlbum, deleteAlbum, removePhoto, removeTeaser, updateAlbum, type TeaserUpload, type TrackPayload } from '../../shared/albums/album-writes.ts';
-import { albumById, albumByTitle, albumExists, listAlbums, photoOfAlbum, photosByIds, photosOfAlbum, teasersOfAlbum, trackOfAlbum, updatePhoto } from '../../shared/db/repositories/albums.ts';
+import { albumById, albumByTitle, albumExists, albumVersion, listAlbums, photoOfAlbum, photosByIds, photosOfAlbum, teasersOfAlbum, trackOfAlbum, updatePhoto } from '../../shared/db/repositories/albums.ts';
 import { badRequest, HttpError, notFound } from '../../shared/errors.ts';
 import type { Services } from '../../shared/services.ts';
 import { extensionForContentType, sniffContentType } from '../../shared/storage/content-type.ts';
+import { checkPrecondition } from '../../shared/precondition.ts';
 import { reply, type Context } from '../context.ts';
 import { IMAGE_UPLOAD_BODY_LIMIT, IMAGE_UPLOAD_LIMITS, payloadOf, readMultipart, readPayloadRequest, type MultipartBody, type MultipartLimits, type UploadedFile } from '../multipart.ts';
 import { parseId } from '../params.ts';
@@ -81,7 +82,13 @@ async function albumOr404(s: Services, id: number) {
   return album;
 }
 
-const byId = async (s: Services, ctx: Context) => reply(await albumOr404(s, parseId(ctx.params.id)));
+async function byId(s: Services, ctx: Context) {
+  const id = parseId(ctx.params.id);
+  const album = await albumOr404(s, id);
+  // Read after the album: a write between the two makes the tag older, never newer (If-Match then fails safe).
+  const version = await albumVersion(s.db, id);
+  return version === null ? reply(album) : { ...reply(album), version };
+}
 
 async function byName(s: Services, ctx: Context) {
   const album = await albumByTitle(s.db, ctx.params.name!);
@@ -120,14 +127,17 @@ async function update(s: Services, ctx: Context) {
   const title = payload.title === undefined ? undefined : cleanTitle(payload.title, 'title');
   const tracks = payload.tracks === undefined ? undefined : checkTracks(payload.tracks);
   const coverFile = coverFileOf(body);
-  if (!(await albumExists(s.db, id))) throw albumNotFound();
+  // Checked early, before the cover is decoded, and again under the album's lock by the write.
+  const version = await albumVersion(s.db, id);
+  if (version === null) throw albumNotFound();
+  checkPrecondition(ctx.precondition, version);
   const [cover] = await processUploads(s.images, coverFile ? [coverFile] : []);
-  await updateAlbum(s, id, { ...payload, title, tracks }, cover);
+  await updateAlbum(s, id, { ...payload, title, tracks }, cover, ctx.precondition);
   return reply(await albumOr404(s, id));
 }
 
 async function remove(s: Services, ctx: Context) {
-  if (!(await deleteAlbum(s, parseId(ctx.params.id)))) throw albumNotFound();
+  if (!(await deleteAlbum(s, parseId(ctx.params.id), ctx.precondition))) throw albumNotFound();
   return reply({ success: true });
 }
 
@@ -225,16 +235,16 @@ export function albumRoutes(s: Services): Route[] {
       method: 'get', path: '/api/albums/by-name/:name/track/:trackTitle', handler: (ctx) => track(s, ctx), cacheControl: PUBLIC_CACHE,
       doc: { summary: 'One track by album title and track title, with the previous and next track by track number', tags, responses: { 200: TrackDetail, 404: ErrorResponse } },
     },
-    { method: 'get', path: '/api/albums/:id', handler: (ctx) => byId(s, ctx), cacheControl: PUBLIC_CACHE, doc: { summary: 'An album by id', tags, responses: { 200: Album, 400: ErrorResponse, 404: ErrorResponse } } },
+    { method: 'get', path: '/api/albums/:id', handler: (ctx) => byId(s, ctx), cacheControl: PUBLIC_CACHE, doc: { versioned: 'read', summary: 'An album by id', tags, responses: { 200: Album, 400: ErrorResponse, 404: ErrorResponse } } },
     {
       method: 'post', path: '/api/albums', handler: (ctx) => create(s, ctx), auth: 'admin', bodyLimit: ALBUM_UPLOAD_LIMITS.fileSize + MB,
       doc: { summary: 'Create an album', tags, body: AlbumCreatePayload, multipart: { files: 'optional `cover` file part: the cover image', json: true }, description: `No payload → 400; title required. ${albumWriteRules}`, responses: { 201: Album, 400: ErrorResponse, 409: ErrorResponse, 413: ErrorResponse } },
     },
     {
       method: 'put', path: '/api/albums/:id', handler: (ctx) => update(s, ctx), auth: 'admin', bodyLimit: ALBUM_UPLOAD_LIMITS.fileSize + MB,
-      doc: { summary: 'Update an album', tags, body: AlbumUpdatePayload, multipart: { files: 'optional `cover` file part: replaces the cover (the old image record and files are removed)', json: true }, description: `No payload → 400; unknown album → 404. Only the fields sent change; \`tracks\`, when sent, replaces every track. ${albumWriteRules}`, responses: { 200: Album, 400: ErrorResponse, 404: ErrorResponse, 409: ErrorResponse, 413: ErrorResponse } },
+      doc: { versioned: 'write', summary: 'Update an album', tags, body: AlbumUpdatePayload, multipart: { files: 'optional `cover` file part: replaces the cover (the old image record and files are removed)', json: true }, description: `No payload → 400; unknown album → 404. Only the fields sent change; \`tracks\`, when sent, replaces every track. ${albumWriteRules}`, responses: { 200: Album, 400: ErrorResponse, 404: ErrorResponse, 409: ErrorResponse, 413: ErrorResponse } },
     },
-    { method: 'delete', path: '/api/albums/:id', handler: (ctx) => remove(s, ctx), auth: 'admin', doc: { summary: 'Delete an album with its tracks, photos, teasers and cover, and all their files', tags, responses: { 200: SuccessResponse, 400: ErrorResponse, 404: ErrorResponse } } },
+    { method: 'delete', path: '/api/albums/:id', handler: (ctx) => remove(s, ctx), auth: 'admin', doc: { versioned: 'write', summary: 'Delete an album with its tracks, photos, teasers and cover, and all their files', tags, responses: { 200: SuccessResponse, 400: ErrorResponse, 404: ErrorResponse } } },
     { method: 'get', path: '/api/albums/:id/photos', handler: (ctx) => listPhotos(s, ctx), cacheControl: PUBLIC_CACHE, doc: { summary: 'Photos of an album by sortOrder', tags, responses: { 200: PhotoList, 400: ErrorResponse, 404: ErrorResponse } } },
     {
       method: 'post', path: '/api/albums/:id/photos', handler: (ctx) => uploadPhotos(s, ctx), auth: 'admin', bodyLimit: IMAGE_UPLOAD_BODY_LIMIT,

@@ -129,7 +129,7 @@ async function updateVideo(s: Services, ctx: Context) {
     ...(body.time !== undefined ? { time: body.time || null } : {}),
     ...(body.description !== undefined ? { description: body.description } : {}),
     ...(body.memberIds !== undefined ? { memberIds: body.memberIds } : {}),
-  });
+  }, ctx.precondition);
   if (!updated) throw notFound('해당 영상 일정을 찾을 수 없습니다.');
   return reply({ id });
 }
@@ -209,7 +209,7 @@ export function botRoutes(s: Services): Route[] {
     },
     {
       method: 'put', path: '/api/admin/video/schedule/:id', handler: (ctx) => updateVideo(s, ctx), auth: 'admin',
-      doc: { summary: 'Update a video schedule', tags: platform, body: VideoScheduleUpdate, description: 'Fields not sent keep their values; time null or "" clears it; memberIds replaces the links. 404 when the schedule is not a video schedule.', responses: { 200: IdResponse, 400: ErrorResponse, 404: ErrorResponse } },
+      doc: { versioned: 'write', summary: 'Update a video schedule', tags: platform, body: VideoScheduleUpdate, description: 'Fields not sent keep their values; time null or "" clears it; memberIds replaces the links. 404 when the schedule is not a video schedule.', responses: { 200: IdResponse, 400: ErrorResponse, 404: ErrorResponse } },
     },
     {
       method: 'get', path: '/api/admin/microblog/post-info', handler: (ctx) => postInfo(s, admin, ctx), auth: 'admin',

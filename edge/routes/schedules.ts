@@ -31,7 +31,7 @@ async function detail(s: Services, loadCategories: () => Promise<CategoryRow[]>,
   if (birthday) return reply(birthday);
   const found = await scheduleDetail(s.db, parseId(raw));
   if (!found) throw notFound('해당 일정을 찾을 수 없습니다.');
-  return reply(found);
+  return { ...reply(found.detail), version: found.version };
 }
 
 async function syncSearch(s: Services) {
@@ -100,7 +100,7 @@ export function scheduleRoutes(s: Services): Route[] {
   }
 
   async function remove(ctx: Context) {
-    if (!(await deleteSchedule(s, parseId(ctx.params.id)))) throw notFound('해당 일정을 찾을 수 없습니다.');
+    if (!(await deleteSchedule(s, parseId(ctx.params.id), { precondition: ctx.precondition }))) throw notFound('해당 일정을 찾을 수 없습니다.');
     return reply({ success: true });
   }
 
@@ -111,8 +111,8 @@ export function scheduleRoutes(s: Services): Route[] {
       doc: { summary: 'Monthly listing with birthdays, or search with ?search=', tags, query: ScheduleListQuery, description: 'Without `search`: {year, month, schedules} of the month (default: this month in Asia/Seoul), sorted by date, then time (timed first), then the day’s birthdays in display order, then untimed items. Birthdays of current members are items with isBirthday: true and id `birthday-<memberId>-<year>`; 29 February shows on 28 February in other years. With `search`: {schedules, total, hasMore}, best match first (title, then school or source, then event venue name/address, then members, then description), `limit` at most 100; `total` counts matches exactly up to 1,000: a search matching more reports 1000 and `hasMore: true` while pages follow (pages stay in exact rank order); when nothing matches well, the query is also read as fans type it (docs/search.md, "How fans type"): Latin letters typed on the Korean 2-set layout (`fnalsp` → 루미네), fan shorthand (synonyms, editable in the user dictionary as `뮤비 => MV`), words without trailing particles, a half-typed last syllable, letters and digits run together; those matches follow the exact ones, then words one keystroke off (a similar vowel, a doubled consonant, a missing or extra final consonant or key of a compound vowel; two for words of five syllables or more). When no schedule matches every word, a word naming a month (`5월`) is read as the schedules’ month (any year); failing that, words are left out and listed in `ignoredWords`. A search page not held by the 10-second result cache counts against the client\'s query budget (shared with suggestions): past it 429 with Retry-After. Strong ETag; If-None-Match → 304.', responses: { 200: Type.Union([MonthlyListing, SearchResults]), 400: ErrorResponse, 429: ErrorResponse, 503: ErrorResponse } },
     },
     { method: 'post', path: '/api/schedules/sync-search', handler: () => syncSearch(s), auth: 'admin', doc: { summary: 'Rebuild the search index from the stored schedules', tags, responses: { 200: SyncSearchResponse } } },
-    { method: 'get', path: '/api/schedules/:id', handler: (ctx) => detail(s, loadCategories, ctx), cacheControl: PUBLIC_CACHE, doc: { summary: 'A schedule with description, images and its platform record', tags, params: { id: ScheduleItemId }, responses: { 200: ScheduleDetail, 400: ErrorResponse, 404: ErrorResponse } } },
-    { method: 'delete', path: '/api/schedules/:id', handler: remove, auth: 'admin', doc: { summary: 'Delete a schedule (event record, member and image links, images and files go with it; the index entry is removed)', tags, responses: { 200: SuccessResponse, 400: ErrorResponse, 404: ErrorResponse } } },
+    { method: 'get', path: '/api/schedules/:id', handler: (ctx) => detail(s, loadCategories, ctx), cacheControl: PUBLIC_CACHE, doc: { versioned: 'read', summary: 'A schedule with description, images and its platform record', tags, params: { id: ScheduleItemId }, responses: { 200: ScheduleDetail, 400: ErrorResponse, 404: ErrorResponse } } },
+    { method: 'delete', path: '/api/schedules/:id', handler: remove, auth: 'admin', doc: { versioned: 'write', summary: 'Delete a schedule (event record, member and image links, images and files go with it; the index entry is removed)', tags, responses: { 200: SuccessResponse, 400: ErrorResponse, 404: ErrorResponse } } },
     {
       method: 'get', path: '/api/schedule-categories', handler: async () => reply(await loadCategories()), cacheControl: PUBLIC_CACHE,
       doc: { summary: 'Schedule categories (11 = 행사 events, 10 = 생일 birthdays)', tags, responses: { 200: Type.Array(CategoryListItem) } },

@@ -23,6 +23,7 @@ import {
 } from '../db/repositories/albums.ts';
 import { deleteImages, insertImage, type StoredImage } from '../db/repositories/images.ts';
 import { conflict, notFound } from '../errors.ts';
+import { checkPrecondition, type Precondition } from '../precondition.ts';
 import type { Services } from '../services.ts';
 import { deleteFilesAfterCommit, storeVariants, variantKeys, withFileCleanup } from '../storage/image-files.ts';
 
@@ -88,12 +89,14 @@ export async function createAlbum(s: Services, fields: AlbumFields, cover: Proce
 }
 
 /** Only the fields given change; a new cover replaces the old one (its record and files go). */
-export async function updateAlbum(s: Services, id: number, changes: AlbumChanges, cover: ProcessedImage | undefined): Promise<void> {
+export async function updateAlbum(s: Services, id: number, changes: AlbumChanges, cover: ProcessedImage | undefined, precondition?: Precondition | null): Promise<void> {
   const { title, tracks } = changes;
   const replacedCoverKeys = await withFileCleanup(s.storage, s.logger, (written) =>
     s.db.tx('album-update', async (tx) => {
+      // The cover to replace is read under the lock: of two updates with covers, the second drops the first's.
       const current = await lockAlbum(tx, id);
       if (!current) throw albumNotFound();
+      checkPrecondition(precondition, current.version);
       await updateAlbumRow(tx, id, { title, albumType: changes.albumType, releaseDate: changes.releaseDate, description: changes.description });
       if (tracks) await replaceTracks(tx, id, tracks);
       let replaced: string[] = [];
@@ -109,9 +112,9 @@ export async function updateAlbum(s: Services, id: number, changes: AlbumChanges
 }
 
 /** Deletes the album with its tracks, photos, teasers, cover and all their files; false when there is none. */
-export async function deleteAlbum(s: Services, id: number): Promise<boolean> {
+export async function deleteAlbum(s: Services, id: number, precondition?: Precondition | null): Promise<boolean> {
   const deleted = await s.db.tx('album-delete', async (tx) => {
-    const result = await deleteAlbumRows(tx, id);
+    const result = await deleteAlbumRows(tx, id, (version) => checkPrecondition(precondition, version));
     if (result) await log(tx, { action: 'delete', targetType: 'album', targetId: id, summary: `앨범 '${result.title}' 삭제` });
     return result;
   });

@@ -9,6 +9,7 @@ import { logActivity } from '../db/repositories/activity-log.ts';
 import { deleteImages, insertImage } from '../db/repositories/images.ts';
 import { scheduleIdsOfMember, updateMember as updateMemberRow } from '../db/repositories/members.ts';
 import { conflict } from '../errors.ts';
+import { checkPrecondition, type Precondition } from '../precondition.ts';
 import { recordMemberChange, type MemberListing } from '../schedules/schedule-changes.ts';
 import { syncSchedules } from '../search/sync.ts';
 import type { Services } from '../services.ts';
@@ -22,13 +23,16 @@ export async function updateMember(
   member: { id: number; name: string },
   changes: MemberChanges,
   image: { fileName: string; image: ProcessedImage } | undefined,
+  precondition?: Precondition | null,
 ): Promise<void> {
   const written: string[] = [];
   let oldKeys: string[] = [];
   try {
     await s.db.tx('member-update', async (tx) => {
-      const listing = () => tx.one<MemberListing>(`SELECT name, to_char(birth_date, 'YYYY-MM-DD') AS "birthDate", is_former AS "isFormer" FROM members WHERE id = $1 FOR NO KEY UPDATE`, [member.id]);
+      const listing = () => tx.one<MemberListing & { version: number }>(`SELECT name, to_char(birth_date, 'YYYY-MM-DD') AS "birthDate", is_former AS "isFormer", version FROM members WHERE id = $1 FOR NO KEY UPDATE`, [member.id]);
+      // Under the lock: the birthday a change moves from, the name the log names, the version If-Match names.
       const before = await listing();
+      checkPrecondition(precondition, before.version);
       let imageId: number | undefined;
       if (image) {
         const key = `member/${member.id}/${s.clock.now()}.${posterExtension(image.fileName, image.image.format)}`;
@@ -37,7 +41,7 @@ export async function updateMember(
       const { previousImageId } = await updateMemberRow(tx, member.id, { ...changes, nicknames: changes.nicknames?.map((n) => n.normalize('NFC')), name: changes.name?.normalize('NFC'), imageId });
       if (imageId !== undefined && previousImageId !== null) oldKeys = await deleteImages(tx, [previousImageId]);
       await recordMemberChange(tx, member.id, before, await listing());
-      await logActivity(tx, { actor: 'admin', action: 'update', category: 'member', targetType: 'member', targetId: member.id, summary: `멤버 '${member.name}' 정보 수정` });
+      await logActivity(tx, { actor: 'admin', action: 'update', category: 'member', targetType: 'member', targetId: member.id, summary: `멤버 '${before.name}' 정보 수정` });
     });
   } catch (error) {
     await s.storage.delete(written).catch(() => undefined);

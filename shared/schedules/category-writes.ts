@@ -5,7 +5,8 @@
 // nothing to update).
 import { conflict, badRequest, notFound } from '../errors.ts';
 import { logActivity, type ActivityEntry } from '../db/repositories/activity-log.ts';
-import type { Tx } from '../db/database.ts';
+import type { Queryable, Tx } from '../db/database.ts';
+import { checkPrecondition, type Precondition } from '../precondition.ts';
 import type { Services } from '../services.ts';
 import { BIRTHDAY_CATEGORY_ID } from './calendar.ts';
 import { POST_CATEGORY_ID, VIDEO_CATEGORY_ID } from './collected.ts';
@@ -62,11 +63,12 @@ export async function createCategory(s: Services, fields: CategoryFields): Promi
   }
 }
 
-export async function updateCategory(s: Services, id: number, fields: Partial<CategoryFields>): Promise<void> {
+export async function updateCategory(s: Services, id: number, fields: Partial<CategoryFields>, precondition?: Precondition | null): Promise<void> {
   try {
     await s.db.tx('category-update', async (tx) => {
-      const current = await tx.oneOrNone<{ name: string }>('SELECT name FROM schedule_categories WHERE id = $1 FOR UPDATE', [id]);
+      const current = await tx.oneOrNone<{ name: string; version: number }>('SELECT name, version FROM schedule_categories WHERE id = $1 FOR UPDATE', [id]);
       if (!current) throw notFound('해당 일정 분류를 찾을 수 없습니다.');
+      checkPrecondition(precondition, current.version);
       const name = fields.name?.trim();
       if (name !== undefined && name !== current.name && FIXED_CATEGORY_IDS.includes(id)) throw badRequest('생일과 행사 분류의 이름은 바꿀 수 없습니다.');
       await tx.none('UPDATE schedule_categories SET name = COALESCE($2, name), color = COALESCE($3, color) WHERE id = $1', [id, name ?? null, fields.color?.toLowerCase() ?? null]);
@@ -81,13 +83,14 @@ export async function updateCategory(s: Services, id: number, fields: Partial<Ca
 }
 
 /** Deletes an empty category; CategoryInUseError while schedules use it. */
-export async function deleteCategory(s: Services, id: number): Promise<void> {
+export async function deleteCategory(s: Services, id: number, precondition?: Precondition | null): Promise<void> {
   if (FIXED_CATEGORY_IDS.includes(id)) throw badRequest('생일과 행사 분류는 삭제할 수 없습니다.');
   if (BOT_CATEGORY_IDS.includes(id)) throw badRequest('봇이 수집한 일정이 쓰는 분류(영상, SNS)는 삭제할 수 없습니다.');
   await s.db.tx('category-delete', async (tx) => {
     // The lock keeps a schedule from joining the category between the count and the delete.
-    const current = await tx.oneOrNone<{ name: string }>('SELECT name FROM schedule_categories WHERE id = $1 FOR UPDATE', [id]);
+    const current = await tx.oneOrNone<{ name: string; version: number }>('SELECT name, version FROM schedule_categories WHERE id = $1 FOR UPDATE', [id]);
     if (!current) throw notFound('해당 일정 분류를 찾을 수 없습니다.');
+    checkPrecondition(precondition, current.version);
     const { count } = await tx.one<{ count: number }>('SELECT count(*)::int AS count FROM schedules WHERE category_id = $1', [id]);
     if (count > 0) throw new CategoryInUseError(count);
     await tx.none('DELETE FROM schedule_categories WHERE id = $1', [id]);
@@ -113,6 +116,14 @@ export async function reorderCategories(s: Services, ids: number[]): Promise<voi
     await changed(tx);
   });
   afterCommit(s);
+}
+
+/** One category with its version (its ETag), or null when there is none. */
+export function categoryWithVersion(db: Queryable, id: number) {
+  return db.oneOrNone<{ id: number; name: string; color: string; sortOrder: number; version: number }>(
+    'SELECT id, name, color, sort_order AS "sortOrder", version FROM schedule_categories WHERE id = $1',
+    [id],
+  );
 }
 
 /** Whether a category exists and takes general schedules (not birthdays or events): an error message otherwise. */

@@ -132,9 +132,14 @@ export async function upsertCollected<T>(tx: Tx, platform: Platform<T>, items: T
   const keys = [...latest.keys()].sort();
   // Serialises writers of the same item (two deliveries, an admin save): taken in key order, no deadlock.
   await tx.any('SELECT pg_advisory_xact_lock(hashtext($1 || k)) FROM unnest($2::text[]) AS k ORDER BY k', [`${platform.name}:`, keys]);
+  // The existing schedules' rows are locked too (in id order), as every write of a schedule does
+  // first: a date read here is the one this write replaces, and an administrator's delete that
+  // committed while this waited leaves the item to be created anew (with its own change) rather
+  // than updated from a row that is gone.
   const found = await tx.any<{ key: string; schedule_id: number; date: string }>(
     `SELECT p.${platform.keyColumn} AS key, p.schedule_id, to_char(s.date, 'YYYY-MM-DD') AS date
-       FROM ${platform.table} p JOIN schedules s ON s.id = p.schedule_id WHERE p.${platform.keyColumn} = ANY($1::text[])`,
+       FROM ${platform.table} p JOIN schedules s ON s.id = p.schedule_id WHERE p.${platform.keyColumn} = ANY($1::text[])
+      ORDER BY s.id FOR UPDATE OF s`,
     [keys],
   );
   const existing = new Map(found.map((row) => [row.key, row]));

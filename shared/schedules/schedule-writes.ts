@@ -14,6 +14,8 @@ import { updateVideoSchedule as updateVideoRows, type VideoScheduleChanges } fro
 import { deleteImages, insertScheduleImages, scheduleImagesInsert, type StoredImage } from '../db/repositories/images.ts';
 import { deleteSchedule as deleteScheduleRows } from '../db/repositories/schedules.ts';
 import { upsertVenue, venueUpsert } from '../db/repositories/venues.ts';
+import { notFound, badRequest } from '../errors.ts';
+import { checkPrecondition, type Precondition } from '../precondition.ts';
 import type { Services } from '../services.ts';
 import { deleteFilesAfterCommit, posterExtension, storeVariants, variantKeys, withFileCleanup } from '../storage/image-files.ts';
 import { POST_PLATFORM, upsertCollected, VIDEO_PLATFORM, type Platform, type PostCollected, type VideoCollected, type WriteResult } from './collected.ts';
@@ -95,10 +97,10 @@ export async function savePostSchedule(s: Services, post: PostCollected): Promis
   return written.scheduleId;
 }
 
-/** A video schedule's fields; false when `id` is not a video schedule. */
-export async function updateVideoSchedule(s: Services, id: number, changes: VideoScheduleChanges): Promise<boolean> {
+/** A video schedule's fields; false when `id` is not a video schedule (or no longer is one). */
+export async function updateVideoSchedule(s: Services, id: number, changes: VideoScheduleChanges, precondition?: Precondition | null): Promise<boolean> {
   const change = await s.db.tx('video-schedule-update', async (tx) => {
-    const updated = await updateVideoRows(tx, id, changes);
+    const updated = await updateVideoRows(tx, id, changes, (version) => checkPrecondition(precondition, version));
     if (!updated) return null;
     const change: ScheduleChange = { scheduleId: id, action: 'update', dates: updated.dates };
     await logActivity(tx, admin({ action: 'update', targetType: 'video_schedule', targetId: id, summary: `영상 일정 '${updated.title}' 수정` }));
@@ -110,6 +112,53 @@ export async function updateVideoSchedule(s: Services, id: number, changes: Vide
   return true;
 }
 
+// ---- the row every write of a schedule starts from --------------------------------------------
+
+/** What a write of an existing schedule starts from, read under the row's lock. */
+export interface LockedSchedule {
+  kind: 'general' | 'event' | 'birthday';
+  /** An `events` row exists (the event routes' schedules). */
+  isEvent: boolean;
+  date: string;
+  title: string;
+  version: number;
+  /** Its images in order (general schedules). */
+  imageIds: number[];
+  /** Its posters in order (events). */
+  posterIds: number[];
+}
+
+const kindOf = (row: { is_event: boolean; category_id: number }): LockedSchedule['kind'] =>
+  row.is_event || row.category_id === EVENT_CATEGORY_ID ? 'event' : row.category_id === 10 ? 'birthday' : 'general';
+
+/**
+ * Locks a schedule's row, then reads it: null when there is none (or it was deleted while this
+ * write waited). Every write of a schedule takes this lock before anything else (the schedule row
+ * first, then its event, links and images), so two writes of one schedule run one after the other
+ * and never deadlock. The read is a second statement on purpose: in READ COMMITTED a statement sees
+ * what committed before it began, so only a statement begun after the lock was granted sees what
+ * the previous holder of the lock wrote (its date, its new images).
+ */
+export async function lockSchedule(tx: Queryable, id: number): Promise<LockedSchedule | null> {
+  if (!(await tx.oneOrNone('SELECT 1 FROM schedules WHERE id = $1 FOR UPDATE', [id]))) return null;
+  const row = await tx.one<{ date: string; title: string; version: number; category_id: number; is_event: boolean; image_ids: number[]; poster_ids: number[] | null }>(
+    `SELECT to_char(s.date, 'YYYY-MM-DD') AS date, s.title, s.version, s.category_id, e.schedule_id IS NOT NULL AS is_event, e.poster_image_ids AS poster_ids,
+            ARRAY(SELECT image_id FROM schedule_images WHERE schedule_id = s.id ORDER BY position) AS image_ids
+       FROM schedules s LEFT JOIN events e ON e.schedule_id = s.id WHERE s.id = $1`,
+    [id],
+  );
+  return { kind: kindOf(row), isEvent: row.is_event, date: row.date, title: row.title, version: row.version, imageIds: row.image_ids, posterIds: row.poster_ids ?? [] };
+}
+
+export const scheduleNotFound = () => notFound('해당 일정을 찾을 수 없습니다.');
+export const eventNotFound = () => notFound('해당 행사 일정을 찾을 수 없습니다.');
+
+/** Ids the client asked to keep that are not this schedule's: 400. */
+function assertOwn(kept: readonly number[], own: readonly number[], message: string): void {
+  const foreign = kept.filter((id) => !own.includes(id));
+  if (foreign.length > 0) throw badRequest(`${message}: ${foreign.join(', ')}`);
+}
+
 // ---- deletion ---------------------------------------------------------------------------------
 
 /**
@@ -117,19 +166,23 @@ export async function updateVideoSchedule(s: Services, id: number, changes: Vide
  * `eventsOnly`, when it is not an event). The event route leaves the index to the indexer
  * (4.7 delete, rule 3); the schedules route updates it at once.
  */
-export async function deleteSchedule(s: Services, id: number, options: { eventsOnly?: boolean } = {}): Promise<boolean> {
+export async function deleteSchedule(s: Services, id: number, options: { eventsOnly?: boolean; precondition?: Precondition | null } = {}): Promise<boolean> {
   const what = options.eventsOnly ? { name: 'event-delete', targetType: 'event_schedule', label: '행사 일정' } : { name: 'schedule-delete', targetType: 'schedule', label: '일정' };
   const deleted = await s.db.tx(what.name, async (tx) => {
-    if (options.eventsOnly && !(await tx.oneOrNone('SELECT 1 FROM events WHERE schedule_id = $1 FOR UPDATE', [id]))) return null;
+    const current = await lockSchedule(tx, id);
+    if (!current || (options.eventsOnly && !current.isEvent)) return null;
+    checkPrecondition(options.precondition, current.version);
+    // Its images are read after the lock: a write that committed while this one waited added its own.
     const result = await deleteScheduleRows(tx, id);
     if (!result) return null;
-    await logActivity(tx, admin({ action: 'delete', targetType: what.targetType, targetId: id, summary: `${what.label} '${result.title}' 삭제` }));
-    await recordScheduleChange(tx, { scheduleId: id, action: 'delete', dates: [result.date] });
-    return result;
+    const change: ScheduleChange = { scheduleId: id, action: 'delete', dates: [current.date] };
+    await logActivity(tx, admin({ action: 'delete', targetType: what.targetType, targetId: id, summary: `${what.label} '${current.title}' 삭제` }));
+    await recordScheduleChange(tx, change);
+    return { change, imageKeys: result.imageKeys };
   });
   if (!deleted) return false;
   await deleteFilesAfterCommit(s.storage, s.logger, deleted.imageKeys);
-  await afterScheduleCommit(s, { scheduleId: id, action: 'delete', dates: [deleted.date] }, { syncIndex: !options.eventsOnly });
+  await afterScheduleCommit(s, deleted.change, { syncIndex: !options.eventsOnly });
   return true;
 }
 
@@ -142,12 +195,6 @@ export type EventUpdate = Static<typeof EventUpdatePayload>;
 export interface PosterUpload {
   fileName: string;
   image: ProcessedImage;
-}
-
-/** What an event update starts from: its date and its posters in order. */
-export interface EventState {
-  date: string;
-  posterIds: number[];
 }
 
 const pad2 = (n: number) => String(n).padStart(2, '0');
@@ -221,22 +268,17 @@ export async function createEvent(s: Services, payload: EventCreate, posters: Po
   return scheduleId;
 }
 
-/** The event's date and posters, or null when `id` is not an event. */
-export async function eventState(s: Services, id: number): Promise<EventState | null> {
-  const row = await s.db.oneOrNone<{ date: string; poster_image_ids: number[] | null }>(
-    "SELECT to_char(s.date, 'YYYY-MM-DD') AS date, e.poster_image_ids FROM events e JOIN schedules s ON s.id = e.schedule_id WHERE e.schedule_id = $1",
-    [id],
-  );
-  return row ? { date: row.date, posterIds: row.poster_image_ids ?? [] } : null;
-}
-
 /** Updates an event: its fields, members, and posters (the kept ones in order, then the new ones). */
-export async function updateEvent(s: Services, id: number, current: EventState, payload: EventUpdate, posters: PosterUpload[]): Promise<void> {
+export async function updateEvent(s: Services, id: number, payload: EventUpdate, posters: PosterUpload[], precondition?: Precondition | null): Promise<void> {
   const memberIds = payload.memberIds ?? [];
   const keep = payload.keepPosterIds ?? [];
-  const change: ScheduleChange = { scheduleId: id, action: 'update', dates: [current.date, payload.date ?? current.date] };
-  const droppedKeys = await withFileCleanup(s.storage, s.logger, (written) =>
+  const { droppedKeys, change } = await withFileCleanup(s.storage, s.logger, (written) =>
     s.db.tx('event-update', async (tx) => {
+      const current = await lockSchedule(tx, id);
+      if (!current?.isEvent) throw eventNotFound(); // rule 2, again under the lock: a delete may have come first
+      checkPrecondition(precondition, current.version);
+      assertOwn(keep, current.posterIds, '이 행사의 포스터가 아닌 ID입니다');
+      const change: ScheduleChange = { scheduleId: id, action: 'update', dates: [current.date, payload.date ?? current.date] };
       // Rule 3: title and date keep their values when not sent (they cannot be empty); the rest follow the payload.
       const { title } = await tx.one<{ title: string }>(
         'UPDATE schedules SET title = COALESCE($2, title), date = COALESCE($3, date), time = $4, updated_at = now() WHERE id = $1 RETURNING title',
@@ -260,11 +302,10 @@ export async function updateEvent(s: Services, id: number, current: EventState, 
       for (const [position, imageId] of keep.entries()) {
         await tx.none('UPDATE schedule_images SET position = $3 WHERE schedule_id = $1 AND image_id = $2', [id, imageId, position + 1]);
       }
-      const dropped = current.posterIds.filter((posterId) => !keep.includes(posterId));
-      const keys = await deleteImages(tx, dropped);
+      const keys = await deleteImages(tx, current.posterIds.filter((posterId) => !keep.includes(posterId)));
       await logActivity(tx, admin({ action: 'update', targetType: 'event_schedule', targetId: id, summary: `행사 일정 '${title}' 수정` }));
       await recordScheduleChange(tx, change);
-      return keys;
+      return { droppedKeys: keys, change };
     }),
   );
   await deleteFilesAfterCommit(s.storage, s.logger, droppedKeys);
@@ -276,11 +317,11 @@ export async function updateEvent(s: Services, id: number, current: EventState, 
 export type ScheduleCreate = Static<typeof ScheduleCreatePayload>;
 export type ScheduleUpdate = Static<typeof ScheduleUpdatePayload>;
 
-/** What a general schedule's update starts from; `kind` tells the route which schedules are not its own. */
+/** A schedule's kind and version as a route checks them before its expensive steps (decoding images). */
 export interface ScheduleState {
-  kind: 'general' | 'event' | 'birthday';
-  date: string;
-  imageIds: number[];
+  kind: LockedSchedule['kind'];
+  isEvent: boolean;
+  version: number;
 }
 
 const scheduleColumns = (payload: ScheduleCreate) => [
@@ -316,25 +357,37 @@ export async function createSchedule(s: Services, payload: ScheduleCreate, image
   return scheduleId;
 }
 
-/** A schedule's kind, date and images in order, or null when there is none. */
+/**
+ * A schedule's kind and version, or null when there is none: the routes' early answer (404, 400,
+ * 412) before the images are decoded. The write checks all of it again under the row's lock.
+ */
 export async function scheduleState(s: Services, id: number): Promise<ScheduleState | null> {
-  const row = await s.db.oneOrNone<{ date: string; category_id: number; is_event: boolean; image_ids: number[] }>(
-    `SELECT to_char(s.date, 'YYYY-MM-DD') AS date, s.category_id, EXISTS (SELECT 1 FROM events e WHERE e.schedule_id = s.id) AS is_event,
-            ARRAY(SELECT image_id FROM schedule_images WHERE schedule_id = s.id ORDER BY position) AS image_ids
-       FROM schedules s WHERE s.id = $1`,
+  const row = await s.db.oneOrNone<{ category_id: number; is_event: boolean; version: number }>(
+    'SELECT s.category_id, s.version, EXISTS (SELECT 1 FROM events e WHERE e.schedule_id = s.id) AS is_event FROM schedules s WHERE s.id = $1',
     [id],
   );
-  if (!row) return null;
-  const kind = row.is_event || row.category_id === EVENT_CATEGORY_ID ? 'event' : row.category_id === 10 ? 'birthday' : 'general';
-  return { kind, date: row.date, imageIds: row.image_ids };
+  return row ? { kind: kindOf(row), isEvent: row.is_event, version: row.version } : null;
+}
+
+/** Why a schedule cannot be replaced through the general schedules' path (events and birthdays have their own), or null. */
+export function generalScheduleProblem(kind: ScheduleState['kind']): string | null {
+  if (kind === 'event') return '행사 일정은 /api/admin/events/:id 로 수정해 주세요.';
+  if (kind === 'birthday') return '생일은 멤버 정보에서 수정해 주세요.';
+  return null;
 }
 
 /** Replaces a general schedule's fields and members; images become `keepImageIds` followed by the new ones. */
-export async function updateSchedule(s: Services, id: number, current: ScheduleState, payload: ScheduleUpdate, images: PosterUpload[]): Promise<void> {
+export async function updateSchedule(s: Services, id: number, payload: ScheduleUpdate, images: PosterUpload[], precondition?: Precondition | null): Promise<void> {
   const keep = payload.keepImageIds ?? [];
-  const change: ScheduleChange = { scheduleId: id, action: 'update', dates: [current.date, payload.date] };
-  const droppedKeys = await withFileCleanup(s.storage, s.logger, (written) =>
+  const { droppedKeys, change } = await withFileCleanup(s.storage, s.logger, (written) =>
     s.db.tx('schedule-update', async (tx) => {
+      const current = await lockSchedule(tx, id);
+      if (!current) throw scheduleNotFound();
+      const problem = generalScheduleProblem(current.kind);
+      if (problem) throw badRequest(problem);
+      checkPrecondition(precondition, current.version);
+      assertOwn(keep, current.imageIds, '이 일정의 이미지가 아닌 ID입니다');
+      const change: ScheduleChange = { scheduleId: id, action: 'update', dates: [current.date, payload.date] };
       await tx.none(
         `UPDATE schedules SET category_id = $2, title = $3, date = $4, time = $5, description = $6, source_name = $7, source_url = $8, updated_at = now()
           WHERE id = $1`,
@@ -350,7 +403,7 @@ export async function updateSchedule(s: Services, id: number, current: ScheduleS
       await replaceMembers(tx, id, payload.memberIds ?? []);
       await logActivity(tx, admin({ action: 'update', targetType: 'schedule', targetId: id, summary: `일정 '${payload.title}' 수정` }));
       await recordScheduleChange(tx, change);
-      return keys;
+      return { droppedKeys: keys, change };
     }),
   );
   await deleteFilesAfterCommit(s.storage, s.logger, droppedKeys);

@@ -3,6 +3,7 @@
 // every message it received in order.
 import { EventSource } from 'eventsource';
 import WebSocket from 'ws';
+import { assertDescribed } from './live-contract.ts';
 
 export interface LiveMessage {
   type: string;
@@ -33,7 +34,11 @@ export class LiveSocket {
   readonly opened: Promise<void>;
 
   constructor(readonly socket: WebSocket) {
-    socket.on('message', (data) => this.messages.push(JSON.parse(data.toString()) as LiveMessage));
+    socket.on('message', (data) => {
+      const message = JSON.parse(data.toString()) as LiveMessage;
+      assertDescribed(message, 'websocket');
+      this.messages.push(message);
+    });
     this.opened = new Promise((resolve, reject) => {
       socket.once('open', () => resolve());
       socket.once('error', reject);
@@ -89,7 +94,11 @@ export class LiveEventSource {
       fetch: (input, init) => fetch(input, { ...init, headers: { ...(init?.headers as Record<string, string>), ...headers } }),
     });
     for (const type of CHANGE_TYPES) {
-      this.source.addEventListener(type, (event) => this.events.push({ type, lastEventId: event.lastEventId, data: JSON.parse(event.data) as LiveMessage }));
+      this.source.addEventListener(type, (event) => {
+        const data = JSON.parse(event.data) as LiveMessage;
+        assertDescribed(data, 'sse', type);
+        this.events.push({ type, lastEventId: event.lastEventId, data });
+      });
     }
     this.source.addEventListener('error', () => void this.errors++);
   }

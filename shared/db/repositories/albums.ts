@@ -33,7 +33,10 @@ export const albumExists = async (db: Queryable, id: number) => (await db.oneOrN
 
 /** Locks the album row for the rest of the transaction (writes to one album run one at a time); null when absent. */
 export const lockAlbum = (db: Queryable, id: number) =>
-  db.oneOrNone<{ title: string; coverImageId: number | null }>('SELECT title, cover_image_id AS "coverImageId" FROM albums WHERE id = $1 FOR UPDATE', [id]);
+  db.oneOrNone<{ title: string; coverImageId: number | null; version: number }>('SELECT title, cover_image_id AS "coverImageId", version FROM albums WHERE id = $1 FOR UPDATE', [id]);
+
+/** An album's version (its ETag), or null when there is none. */
+export const albumVersion = async (db: Queryable, id: number) => (await db.oneOrNone<{ version: number }>('SELECT version FROM albums WHERE id = $1', [id]))?.version ?? null;
 
 /** A track with its album and neighbours by track number; `track` null when the album has no such track; null when no album has the title. */
 export type TrackLookup = Omit<TrackDetailRecord, 'track'> & { track: TrackDetailRecord['track'] | null };
@@ -85,11 +88,10 @@ export async function insertAlbum(db: Queryable, fields: AlbumFields & { title: 
   return row.id;
 }
 
-/** Applies the fields that are not undefined. */
+/** Applies the fields that are not undefined; with none, the row is still updated, so its version moves (its tracks changed). */
 export async function updateAlbum(db: Queryable, id: number, fields: AlbumFields): Promise<void> {
   const keys = (Object.keys(fields) as Array<keyof AlbumFields>).filter((key) => fields[key] !== undefined);
-  if (keys.length === 0) return;
-  const sets = keys.map((key, index) => `${ALBUM_COLUMN[key]} = $${index + 2}`);
+  const sets = keys.length === 0 ? ['version = version'] : keys.map((key, index) => `${ALBUM_COLUMN[key]} = $${index + 2}`);
   await db.none(`UPDATE albums SET ${sets.join(', ')} WHERE id = $1`, [id, ...keys.map((key) => fields[key])]);
 }
 
@@ -107,9 +109,11 @@ export async function replaceTracks(db: Queryable, albumId: number, tracks: Arra
 }
 
 /** Deletes the album with its tracks, photos, teasers and cover; returns the storage keys of all their files, or null when absent. */
-export async function deleteAlbum(db: Queryable, id: number): Promise<{ title: string; keys: string[] } | null> {
+export async function deleteAlbum(db: Queryable, id: number, check: (version: number) => void = () => {}): Promise<{ title: string; keys: string[] } | null> {
   const album = await lockAlbum(db, id);
   if (!album) return null;
+  check(album.version);
+  // Read after the lock: photos a write added while this one waited are among them.
   const photos = await db.any<{ image_id: number }>('SELECT image_id FROM album_photos WHERE album_id = $1', [id]);
   const teasers = await db.any<{ image_id: number | null; original_key: string }>('SELECT image_id, original_key FROM album_teasers WHERE album_id = $1', [id]);
   // Tracks, photos and teasers go with the album (ON DELETE CASCADE); their image records after them.
@@ -177,6 +181,7 @@ export async function updatePhoto(db: Queryable, albumId: number, photoId: numbe
 
 /** Deletes the album's photo and its image record; returns the keys of its files, or null when the album has no such photo. */
 export async function deletePhoto(db: Queryable, albumId: number, photoId: number): Promise<string[] | null> {
+  if (!(await lockAlbum(db, albumId))) return null; // the album first, as every album write
   const row = await db.oneOrNone<{ image_id: number }>('DELETE FROM album_photos WHERE album_id = $1 AND id = $2 RETURNING image_id', [albumId, photoId]);
   if (!row) return null;
   return deleteImages(db, [row.image_id]);
@@ -210,6 +215,7 @@ export async function insertTeaser(db: Queryable, albumId: number, teaser: Tease
 
 /** Deletes the album's teaser (and its image record); returns the keys of its files, or null when the album has no such teaser. */
 export async function deleteTeaser(db: Queryable, albumId: number, teaserId: number): Promise<string[] | null> {
+  if (!(await lockAlbum(db, albumId))) return null; // the album first, as every album write
   const row = await db.oneOrNone<{ image_id: number | null; original_key: string }>(
     'DELETE FROM album_teasers WHERE album_id = $1 AND id = $2 RETURNING image_id, original_key',
     [albumId, teaserId],

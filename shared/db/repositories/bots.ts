@@ -269,12 +269,14 @@ export interface VideoScheduleChanges {
  * Updates a schedule that has a video record; null when `id` is not one. Fields not given keep their
  * values. Returns the title and the dates before and after.
  */
-export async function updateVideoSchedule(tx: Queryable, id: number, changes: VideoScheduleChanges): Promise<{ title: string; dates: string[] } | null> {
-  const current = await tx.oneOrNone<{ date: string }>(
-    "SELECT to_char(s.date, 'YYYY-MM-DD') AS date FROM schedules s JOIN video_schedules v ON v.schedule_id = s.id WHERE s.id = $1 FOR UPDATE OF s",
+export async function updateVideoSchedule(tx: Queryable, id: number, changes: VideoScheduleChanges, check: (version: number) => void = () => {}): Promise<{ title: string; dates: string[] } | null> {
+  // The locked row's own columns are its newest version, even when this statement waited for the lock.
+  const current = await tx.oneOrNone<{ date: string; version: number }>(
+    "SELECT to_char(s.date, 'YYYY-MM-DD') AS date, s.version FROM schedules s JOIN video_schedules v ON v.schedule_id = s.id WHERE s.id = $1 FOR UPDATE OF s",
     [id],
   );
   if (!current) return null;
+  check(current.version);
   const updated = await tx.one<{ title: string; date: string }>(
     `UPDATE schedules SET title = COALESCE($2, title), date = COALESCE($3::date, date),
             time = CASE WHEN $4 THEN $5::time ELSE time END,

@@ -22,6 +22,9 @@ export const listMembers = (db: Queryable) => db.any<Member>(`${MEMBER_SELECT} O
 
 export const memberByName = (db: Queryable, name: string) => db.oneOrNone<Member>(`${MEMBER_SELECT} WHERE m.name = $1`, [name]);
 
+/** A member's version (its ETag), or null when there is none. */
+export const memberVersion = async (db: Queryable, id: number) => (await db.oneOrNone<{ version: number }>('SELECT version FROM members WHERE id = $1', [id]))?.version ?? null;
+
 export interface MemberChanges {
   name?: string;
   nameEn?: string | null;

@@ -120,7 +120,7 @@ export async function schedulesByIds(db: Queryable, ids: number[]): Promise<Sche
 
 const detailOf = preparedQuery(
   'schedule-detail',
-  `SELECT base.*, s.description,
+  `SELECT base.*, s.description, s.version,
           COALESCE((SELECT json_agg(json_build_object('id', i.id, 'originalUrl', storage_url(i.original_key), 'mediumUrl', storage_url(i.medium_key),
                                                       'thumbUrl', storage_url(i.thumb_key)) ORDER BY si.position)
                       FROM schedule_images si JOIN images i ON i.id = si.image_id
@@ -132,9 +132,11 @@ const detailOf = preparedQuery(
      LEFT JOIN post_schedules ps ON ps.schedule_id = s.id`,
 );
 
-export async function scheduleDetail(db: Queryable, id: number): Promise<ScheduleDetail | null> {
+/** A schedule's detail and, beside it, its version (for the ETag; not part of the detail). */
+export async function scheduleDetail(db: Queryable, id: number): Promise<{ detail: ScheduleDetail; version: number } | null> {
   const row = await db.oneOrNone<ItemRow & {
     description: string | null;
+    version: number;
     images: Poster[];
     video_id: string | null;
     channel_name: string | null;
@@ -149,7 +151,7 @@ export async function scheduleDetail(db: Queryable, id: number): Promise<Schedul
   const detail: ScheduleDetail = { ...toItem(row), description: row.description, images: row.images };
   if (row.video_id) detail.video = { videoId: row.video_id, channelName: row.channel_name, videoType: row.video_type ?? 'video' };
   if (row.post_id) detail.post = { postId: row.post_id, username: row.username ?? '', imageUrls: row.image_urls ?? [] };
-  return detail;
+  return { detail, version: row.version };
 }
 
 /** Month keys ('YYYY-M') a date belongs to, for cache invalidation. */
@@ -157,10 +159,16 @@ export function monthOf(date: string): { year: number; month: number } {
   return { year: Number(date.slice(0, 4)), month: Number(date.slice(5, 7)) };
 }
 
+/** A schedule's version (the ETag of its admin views), or null when there is none. */
+export async function scheduleVersion(db: Queryable, id: number): Promise<number | null> {
+  return (await db.oneOrNone<{ version: number }>('SELECT version FROM schedules WHERE id = $1', [id]))?.version ?? null;
+}
+
 /**
  * Deletes a schedule; its event record, member links and image links go with it (foreign keys
  * with cascade). The images it linked lose their records too; their storage keys are returned so the
- * files can be deleted after the commit.
+ * files can be deleted after the commit. The caller holds the row's lock (the images read here are
+ * then every image the schedule has).
  */
 export async function deleteSchedule(tx: Queryable, id: number): Promise<{ date: string; title: string; imageKeys: string[] } | null> {
   const imageIds = await tx.any<{ id: number }>(
