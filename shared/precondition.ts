@@ -1,5 +1,6 @@
 // Optimistic concurrency for administrators (RFC 9110 §13.1.1): each resource an administrator edits
-// carries a version, bumped by every update of its row (a trigger, migration 028). Its GET answers an
+// carries a version, bumped by every update of its row (a trigger: a schedule's `revision`, migration
+// 023; the `version` of albums, members and categories, migration 028). Its GET answers an
 // ETag that starts with that version; a write sent with If-Match applies only while the version it
 // names is still current, checked inside the write's transaction under the row's lock, so of two
 // administrators who read the same version only the first writes. Without If-Match a write applies.

@@ -142,7 +142,7 @@ const kindOf = (row: { is_event: boolean; category_id: number }): LockedSchedule
 export async function lockSchedule(tx: Queryable, id: number): Promise<LockedSchedule | null> {
   if (!(await tx.oneOrNone('SELECT 1 FROM schedules WHERE id = $1 FOR UPDATE', [id]))) return null;
   const row = await tx.one<{ date: string; title: string; version: number; category_id: number; is_event: boolean; image_ids: number[]; poster_ids: number[] | null }>(
-    `SELECT to_char(s.date, 'YYYY-MM-DD') AS date, s.title, s.version, s.category_id, e.schedule_id IS NOT NULL AS is_event, e.poster_image_ids AS poster_ids,
+    `SELECT to_char(s.date, 'YYYY-MM-DD') AS date, s.title, s.revision AS version, s.category_id, e.schedule_id IS NOT NULL AS is_event, e.poster_image_ids AS poster_ids,
             ARRAY(SELECT image_id FROM schedule_images WHERE schedule_id = s.id ORDER BY position) AS image_ids
        FROM schedules s LEFT JOIN events e ON e.schedule_id = s.id WHERE s.id = $1`,
     [id],
@@ -363,7 +363,7 @@ export async function createSchedule(s: Services, payload: ScheduleCreate, image
  */
 export async function scheduleState(s: Services, id: number): Promise<ScheduleState | null> {
   const row = await s.db.oneOrNone<{ category_id: number; is_event: boolean; version: number }>(
-    'SELECT s.category_id, s.version, EXISTS (SELECT 1 FROM events e WHERE e.schedule_id = s.id) AS is_event FROM schedules s WHERE s.id = $1',
+    'SELECT s.category_id, s.revision AS version, EXISTS (SELECT 1 FROM events e WHERE e.schedule_id = s.id) AS is_event FROM schedules s WHERE s.id = $1',
     [id],
   );
   return row ? { kind: kindOf(row), isEvent: row.is_event, version: row.version } : null;

@@ -272,7 +272,7 @@ export interface VideoScheduleChanges {
 export async function updateVideoSchedule(tx: Queryable, id: number, changes: VideoScheduleChanges, check: (version: number) => void = () => {}): Promise<{ title: string; dates: string[] } | null> {
   // The locked row's own columns are its newest version, even when this statement waited for the lock.
   const current = await tx.oneOrNone<{ date: string; version: number }>(
-    "SELECT to_char(s.date, 'YYYY-MM-DD') AS date, s.version FROM schedules s JOIN video_schedules v ON v.schedule_id = s.id WHERE s.id = $1 FOR UPDATE OF s",
+    "SELECT to_char(s.date, 'YYYY-MM-DD') AS date, s.revision AS version FROM schedules s JOIN video_schedules v ON v.schedule_id = s.id WHERE s.id = $1 FOR UPDATE OF s",
     [id],
   );
   if (!current) return null;

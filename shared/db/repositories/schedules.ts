@@ -120,7 +120,7 @@ export async function schedulesByIds(db: Queryable, ids: number[]): Promise<Sche
 
 const detailOf = preparedQuery(
   'schedule-detail',
-  `SELECT base.*, s.description, s.version,
+  `SELECT base.*, s.description, s.revision AS version,
           COALESCE((SELECT json_agg(json_build_object('id', i.id, 'originalUrl', storage_url(i.original_key), 'mediumUrl', storage_url(i.medium_key),
                                                       'thumbUrl', storage_url(i.thumb_key)) ORDER BY si.position)
                       FROM schedule_images si JOIN images i ON i.id = si.image_id
@@ -161,7 +161,7 @@ export function monthOf(date: string): { year: number; month: number } {
 
 /** A schedule's version (the ETag of its admin views), or null when there is none. */
 export async function scheduleVersion(db: Queryable, id: number): Promise<number | null> {
-  return (await db.oneOrNone<{ version: number }>('SELECT version FROM schedules WHERE id = $1', [id]))?.version ?? null;
+  return (await db.oneOrNone<{ version: number }>('SELECT revision AS version FROM schedules WHERE id = $1', [id]))?.version ?? null;
 }
 
 /**
