@@ -100,7 +100,31 @@ export class SuggestionIndex {
 
   /** Number of distinct (normalised) candidates. */
   get size(): number {
-    return this.#display.length;
+    return this.#idByText.size;
+  }
+
+  /**
+   * Takes a candidate out (a schedule renamed or deleted): no lookup finds it again, and its words
+   * no longer correct a typo. Its slot stays, unreachable, until the next build. False when absent.
+   */
+  remove(text: string): boolean {
+    const normalized = normalizeText(text);
+    const id = this.#idByText.get(normalized);
+    if (id === undefined) return false;
+    this.#idByText.delete(normalized);
+    this.#rank = undefined;
+    const keys = this.#keys[id]!;
+    this.#wholeJamo.remove([keys.jamo], id);
+    if (keys.choseong !== undefined) this.#wholeChoseong.remove([keys.choseong], id);
+    this.#wordJamo.remove(keys.wordJamo, id);
+    this.#wordChoseong.remove(keys.wordChoseong, id);
+    forEachBigram(this.#compact[id]!, (first, second) => {
+      const list = this.#postingList(first, second, false);
+      const at = list ? list.indexOf(id) : -1;
+      if (at >= 0) list!.splice(at, 1);
+    });
+    this.#learnWords(normalized, -(1 + Math.max(0, this.#popularity[id]!)));
+    return true;
   }
 
   /** Adds a candidate, or merges it into an existing one with the same normalised text. */
@@ -244,7 +268,10 @@ export class SuggestionIndex {
       for (const skeleton of typoSkeletons(word)) {
         let words = this.#wordsBySkeleton.get(skeleton);
         if (!words) this.#wordsBySkeleton.set(skeleton, (words = new Map()));
-        words.set(word, (words.get(word) ?? 0) + weight);
+        const total = (words.get(word) ?? 0) + weight;
+        // A negative weight unlearns a removed candidate's words; a word no candidate holds goes.
+        if (total > 0) words.set(word, total);
+        else words.delete(word);
       }
     }
   }
