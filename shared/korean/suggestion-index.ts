@@ -10,7 +10,7 @@
 // keys and bigrams a candidate is found by (suggestion-keys.ts).
 import { foldLatinCase, normalizeText, tidyText } from './normalize.ts';
 import { isChoseongQuery, jamoKeyOfNormalized } from './jamo.ts';
-import type { KoreanAnalyzer } from './analyzer.ts';
+import { withoutTrailingParticles, type KoreanAnalyzer } from './analyzer.ts';
 import { convertLayoutSlips } from './layout.ts';
 import { DEFAULT_LEXICON_TABLE, type Lexicon } from './lexicon.ts';
 import { queryReadings, understandQuery, withTitleSpellings } from './query-understanding.ts';
@@ -207,14 +207,16 @@ export class SuggestionIndex {
 
   /**
    * What a query that completes nothing means, as the search reads it (query-understanding.ts):
-   * decorations dropped, a spelling the lexicon knows as the title's, then the words' readings (an
-   * English word's Korean term, a loanword's other script): the first reading that completes
-   * something, its completions.
+   * decorations dropped, a spelling the lexicon knows as the title's, trailing particles off each
+   * Hangul word (`나침반의` → 나침반, `루미네에서` → 루미네), then the words' readings (an English
+   * word's Korean term, a loanword's other script): the first reading that completes something,
+   * its completions.
    */
   #completeReadings(query: string, count: number): string[] {
     const understood = understandQuery(query.slice(0, MAX_LAYOUT_QUERY)).text;
-    const text = withTitleSpellings(understood, this.#lexicon);
-    const words = text.split(' ').filter(Boolean);
+    const spelled = withTitleSpellings(understood, this.#lexicon);
+    const words = spelled.split(' ').filter(Boolean).map((word) => withoutTrailingParticles(word) ?? word);
+    const text = words.join(' ');
     // Fans type a few words; a longer run is pasted text or noise, not read further.
     if (words.length === 0 || words.length > MAX_READ_WORDS) return [];
     const readings = text === understood ? queryReadings(words, this.#lexicon) : [words, ...queryReadings(words, this.#lexicon)];
