@@ -169,7 +169,7 @@ async function refresh(current: State): Promise<boolean> {
     db.one<{ pruned: string; seq: string | null; ids: number[] | null; reset: boolean; count: number }>(
       `WITH fresh AS (SELECT seq, kind, target_id FROM live_changes WHERE seq > $1 ORDER BY seq LIMIT $2)
        SELECT (SELECT through FROM live_changes_pruned) AS pruned, (SELECT max(seq) FROM fresh) AS seq, count(*)::int AS count,
-              array_agg(DISTINCT target_id) FILTER (WHERE kind IN ('created', 'updated', 'deleted')) AS ids,
+              array_agg(DISTINCT target_id) FILTER (WHERE kind NOT IN ('reset', 'birthday')) AS ids,
               coalesce(bool_or(kind = 'reset'), false) AS reset
          FROM fresh`,
       [current.changeSeq, CHANGES_PER_REFRESH],
