@@ -53,6 +53,43 @@ test('the normal-form migration merges look-alike saved queries, keeps blocks on
   t.deepEqual(await migrate(db, logger), [], 'applied once');
 });
 
+test('the skeleton migration merges saved queries spelled with look-alike letters and blocks every spelling of a blocked one', async (t) => {
+  const testDatabase = await createTestDatabase();
+  const { db, close } = connectDatabase(testDatabase.url, logger, 2);
+  t.teardown(async () => {
+    await close();
+    await testDatabase.drop();
+  });
+  await migrate(db, logger);
+  const now = new Date();
+  const day = now.toISOString().slice(0, 10);
+  // Rows as the normal form alone stored them: look-alike letters and format characters kept.
+  const rows: [string, string][] = [
+    ['casino live', '198.51.100.1'],
+    ['\u0441asino live', '203.0.113.1'], // Cyrillic с
+    ['cas\u03B9no live', '192.0.2.1'], // Greek ι
+    ['cas\u03B9no live', '198.51.100.1'], // the first address, the same day: a repeat once rewritten
+    ['루미네\uFFF9 콘서트', '198.51.100.7'],
+    ['fr\u0435\u0435 coins', '192.0.2.9'], // Cyrillic е: its blocked Latin spelling removes it
+  ];
+  for (const [query, client] of rows) {
+    await db.none('INSERT INTO saved_searches (query, created_at, client, saved_on, network) VALUES ($1, $2, $3, $4::date, $5)', [query, now, client, day, client]);
+  }
+  await db.none("INSERT INTO blocked_searches (query) VALUES ('free coins'), ('\u0455pam site')");
+  const SKELETONS = '033_query_skeletons.sql';
+  await db.none('DELETE FROM schema_migrations WHERE version = $1', [SKELETONS]);
+  t.deepEqual(await migrate(db, logger), [SKELETONS]);
+  const stored = await db.any<{ query: string; client: string }>('SELECT query, client FROM saved_searches ORDER BY id');
+  t.deepEqual(stored, [
+    { query: 'casino live', client: '198.51.100.1' },
+    { query: 'casino live', client: '203.0.113.1' },
+    { query: 'casino live', client: '192.0.2.1' },
+    { query: '루미네 콘서트', client: '198.51.100.7' },
+  ]);
+  t.deepEqual(await db.map('SELECT query FROM blocked_searches ORDER BY query', [], (row: { query: string }) => row.query), ['free coins', 'spam site']);
+  t.deepEqual(await popularSearches(db, now, 7, 3, 10), [{ query: 'casino live', count: 3 }], 'three spellings from three networks: one popular query');
+});
+
 test('SUGGEST_MIN_NETWORKS sets the threshold; the older SUGGEST_MIN_ADDRESSES is read only when it is unset', (t) => {
   const base = { DATA_DIR: '/tmp/schedule-config-check' };
   t.is(loadConfig(base).savedSearches.minNetworks, 3);

@@ -219,6 +219,13 @@ test('search: particles are stripped and unspaced words split by the analyser', 
   t.true((await hits('쵸')).includes('이채영 라디오 출연'), 'member nickname');
 });
 
+test('suggestions read a word with a particle as search does: the particle is dropped when the word as typed completes nothing', async (t) => {
+  t.true((await suggest('이채영의')).includes('이채영 라디오 출연'));
+  t.true((await suggest('콘서트에서')).includes('프로미스나인 콘서트 서울'));
+  t.true((await suggest('음악중심에서 무대')).includes('음악중심 컴백 무대'), 'a particle on an earlier word');
+  t.deepEqual(await suggest('이채영의 팬사인회'), [], 'words no title holds together still complete nothing');
+});
+
 test('search: a word one jamo off finds the schedule after the exact matches; a venue finds its event', async (t) => {
   const hits = async (q: string) => (await call(service.url, 'GET', `/api/schedules/?search=${encodeURIComponent(q)}`)).body;
   const typo = await hits('대동재');

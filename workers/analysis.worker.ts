@@ -43,6 +43,15 @@ export type AnalysisTask =
   | { op: 'parseDictionary'; content: string };
 
 const REFRESH_EVERY_MS = 5_000;
+/** Change-log entries one refresh applies; a longer run (a bulk import) is a rebuild. */
+const CHANGES_PER_REFRESH = 2_000;
+const TITLE_COLUMNS = 'id, title, date::timestamptz AS date';
+
+interface TitleRow {
+  id: number;
+  title: string;
+  date: Date;
+}
 const FULL_REBUILD_EVERY_MS = 10 * 60_000;
 /** Saved searches added between two builds, at most; the next build keeps the most saved SAVED_IN_INDEX. */
 const SAVED_ADDED_MAX = SAVED_IN_INDEX;
@@ -72,7 +81,14 @@ interface State {
   index: SuggestionIndex;
   dictionaryVersion: number;
   lastSavedId: number;
-  schedulesSeenAt: Date;
+  /** The live change log's seq this thread has applied through (live_changes.seq). */
+  changeSeq: number;
+  /** Each schedule's title as the index holds it. */
+  titleOf: Map<number, string>;
+  /** Normalised title → schedules carrying it: a title leaves the index with the last of them. */
+  titleHolders: Map<string, number>;
+  /** Normalised texts that are candidates for another reason (names, the dictionary, venues, saves): never taken out with a title. */
+  otherCandidates: Set<string>;
   refreshedAt: number;
   builtAt: number;
   /** Newest blocked_searches.blocked_at seen, epoch ms: a newer one rebuilds without the blocked query. */
@@ -94,14 +110,16 @@ const ms = (date: Date | null) => (date ? date.getTime() : 0);
 const harvest = harvestTitleWords;
 
 async function build(): Promise<State> {
-  const [dictionary, members, schools, titles, venues, saved, stamp] = await Promise.all([
+  // The change log's position first: a change committed while the rest is read is applied again
+  // by the next refresh (applying one twice is harmless), never skipped.
+  const { seq } = await db.one<{ seq: string }>('SELECT coalesce(max(seq), 0) AS seq FROM live_changes');
+  const [dictionary, members, schools, titles, venues, saved] = await Promise.all([
     db.one<{ content: string; updated_at: Date }>('SELECT content, updated_at FROM user_dictionary WHERE id = 1'),
     db.any<{ name: string; name_en: string | null; nicknames: string[] }>('SELECT name, name_en, nicknames FROM members'),
     db.any<{ full_name: string; short_names: string[] }>('SELECT full_name, short_names FROM school_names'),
-    db.any<{ title: string; date: Date }>('SELECT title, date::timestamptz AS date FROM schedules'),
+    db.any<TitleRow>(`SELECT ${TITLE_COLUMNS} FROM schedules`),
     db.any<{ name: string }>('SELECT DISTINCT v.name FROM venues v JOIN events e ON e.venue_id = v.id'),
     suggestedSearches(db, data.savedSearches, SAVED_IN_INDEX),
-    db.one<{ now: Date }>('SELECT now() AS now'),
   ]);
   const analyzer = new KoreanAnalyzer(parseUserDictionary(dictionary.content).entries);
   const names = [
@@ -110,21 +128,26 @@ async function build(): Promise<State> {
   ];
   for (const word of names) analyzer.add({ word: normalizeText(word), tag: 'NNP' });
   harvest(analyzer, titles.map((t) => t.title));
-  const candidates: SuggestionCandidate[] = [
+  const others: SuggestionCandidate[] = [
     ...saved.rows.map((row) => ({ text: row.query, popularity: row.count, lastUsedAt: ms(row.last) })),
     ...parseUserDictionary(dictionary.content).entries.map((entry) => ({ text: entry.word, popularity: 0, lastUsedAt: 0 })),
     ...names.map((text) => ({ text, popularity: 0, lastUsedAt: 0 })),
-    ...titles.map((row) => ({ text: row.title, popularity: 0, lastUsedAt: ms(row.date) })),
     // Event venues are searched too: their names complete, and correct a mistyped place.
     ...venues.map((row) => ({ text: row.name, popularity: 0, lastUsedAt: 0 })),
   ];
+  const candidates = [...others, ...titles.map((row) => ({ text: row.title, popularity: 0, lastUsedAt: ms(row.date) }))];
   const now = Date.now();
+  const titleHolders = new Map<string, number>();
+  for (const row of titles) holdTitle(titleHolders, row.title);
   return {
     analyzer,
     index: new SuggestionIndex(candidates, { analyzer, lexicon: new Lexicon(lexiconGroups(dictionary.content.normalize('NFC'))) }),
     dictionaryVersion: ms(dictionary.updated_at),
     lastSavedId: saved.lastId,
-    schedulesSeenAt: stamp.now,
+    changeSeq: Number(seq),
+    titleOf: new Map(titles.map((row) => [row.id, row.title])),
+    titleHolders,
+    otherCandidates: new Set(others.map((candidate) => normalizeText(candidate.text))),
     refreshedAt: now,
     builtAt: now,
     blockedVersion: saved.blockedAt,
@@ -135,21 +158,30 @@ async function build(): Promise<State> {
 }
 
 /**
- * Saved searches that newly qualify and schedules changed since the last look, added to the live
- * index; false when the dictionary changed or a query was blocked (rebuild).
+ * Saved searches that newly qualify and schedules changed since the last look, applied to the live
+ * index; false when the dictionary changed, a query was blocked, or the change log cannot say what
+ * changed (a reset, more changes than one look takes, entries pruned): rebuild.
  */
 async function refresh(current: State): Promise<boolean> {
-  const [dictionary, saved, titles, venues, stamp] = await Promise.all([
+  const [dictionary, saved, changes] = await Promise.all([
     db.one<{ updated_at: Date }>('SELECT updated_at FROM user_dictionary WHERE id = 1'),
     changedSuggestedSearches(db, data.savedSearches, current.lastSavedId, SAVED_REFRESH_BATCH, [...current.savedInIndex, ...current.passedOver]),
-    db.any<{ title: string; date: Date }>('SELECT title, date::timestamptz AS date FROM schedules WHERE updated_at >= $1 OR created_at >= $1', [current.schedulesSeenAt]),
-    db.any<{ name: string }>(
-      'SELECT DISTINCT v.name FROM venues v JOIN events e ON e.venue_id = v.id JOIN schedules s ON s.id = e.schedule_id WHERE s.updated_at >= $1 OR s.created_at >= $1',
-      [current.schedulesSeenAt],
+    db.one<{ pruned: string; seq: string | null; ids: number[] | null; reset: boolean; count: number }>(
+      `WITH fresh AS (SELECT seq, kind, target_id FROM live_changes WHERE seq > $1 ORDER BY seq LIMIT $2)
+       SELECT (SELECT through FROM live_changes_pruned) AS pruned, (SELECT max(seq) FROM fresh) AS seq, count(*)::int AS count,
+              array_agg(DISTINCT target_id) FILTER (WHERE kind NOT IN ('reset', 'birthday')) AS ids,
+              coalesce(bool_or(kind = 'reset'), false) AS reset
+         FROM fresh`,
+      [current.changeSeq, CHANGES_PER_REFRESH],
     ),
-    db.one<{ now: Date }>('SELECT now() AS now'),
   ]);
   if (saved.blockedAt > current.blockedVersion) return false;
+  if (changes.reset || changes.count >= CHANGES_PER_REFRESH || Number(changes.pruned) > current.changeSeq) return false;
+  const ids = changes.ids ?? [];
+  const [titles, venues] = ids.length === 0 ? [[], []] : await Promise.all([
+    db.any<TitleRow>(`SELECT ${TITLE_COLUMNS} FROM schedules WHERE id = ANY($1::int[])`, [ids]),
+    db.any<{ name: string }>('SELECT DISTINCT v.name FROM venues v JOIN events e ON e.venue_id = v.id WHERE e.schedule_id = ANY($1::int[])', [ids]),
+  ]);
   // Queries that qualify now, with their count over the window.
   for (const row of saved.rows) {
     if (current.savedAdded >= SAVED_ADDED_MAX) {
@@ -159,18 +191,54 @@ async function refresh(current: State): Promise<boolean> {
     current.savedAdded++;
     current.index.add({ text: row.query, popularity: row.count, lastUsedAt: ms(row.last) });
     current.savedInIndex.add(row.query);
+    current.otherCandidates.add(normalizeText(row.query));
   }
   // Queries the index holds: the index adds popularity up, so only their new saves.
   for (const row of saved.added) {
     if (current.savedInIndex.has(row.query)) current.index.add({ text: row.query, popularity: row.added, lastUsedAt: ms(row.last) });
   }
   current.lastSavedId = Math.max(current.lastSavedId, saved.lastId);
-  harvest(current.analyzer, titles.map((t) => t.title));
-  for (const row of titles) current.index.add({ text: row.title, popularity: 0, lastUsedAt: ms(row.date) });
-  for (const row of venues) current.index.add({ text: row.name, popularity: 0, lastUsedAt: 0 });
-  current.schedulesSeenAt = stamp.now;
+  applyTitles(current, ids, titles);
+  for (const row of venues) {
+    current.index.add({ text: row.name, popularity: 0, lastUsedAt: 0 });
+    current.otherCandidates.add(normalizeText(row.name));
+  }
+  if (changes.seq !== null) current.changeSeq = Math.max(current.changeSeq, Number(changes.seq));
   current.refreshedAt = Date.now();
   return ms(dictionary.updated_at) === current.dictionaryVersion;
+}
+
+function holdTitle(holders: Map<string, number>, title: string): void {
+  const key = normalizeText(title);
+  holders.set(key, (holders.get(key) ?? 0) + 1);
+}
+
+/**
+ * The schedules `ids` as they are now (`rows`; an id without a row was deleted): a new or renamed
+ * title enters the index, and a title no schedule carries any more leaves it, unless it is a
+ * candidate for another reason.
+ */
+function applyTitles(current: State, ids: number[], rows: TitleRow[]): void {
+  const now = new Map(rows.map((row) => [row.id, row]));
+  harvest(current.analyzer, rows.map((row) => row.title));
+  for (const id of ids) {
+    const before = current.titleOf.get(id);
+    const row = now.get(id);
+    if (row) current.index.add({ text: row.title, popularity: 0, lastUsedAt: ms(row.date) });
+    if (before !== undefined && row && normalizeText(before) === normalizeText(row.title)) continue;
+    if (row) {
+      holdTitle(current.titleHolders, row.title);
+      current.titleOf.set(id, row.title);
+    } else current.titleOf.delete(id);
+    if (before === undefined) continue;
+    const key = normalizeText(before);
+    const left = (current.titleHolders.get(key) ?? 1) - 1;
+    if (left > 0) current.titleHolders.set(key, left);
+    else {
+      current.titleHolders.delete(key);
+      if (!current.otherCandidates.has(key)) current.index.remove(before);
+    }
+  }
 }
 
 async function rebuild(): Promise<State> {
@@ -203,7 +271,7 @@ async function ready(versions: AnalysisVersions): Promise<State> {
   const now = Date.now();
   if (!state) return rebuild();
   // A dictionary newer than ours (a PUT seen by the caller), a query blocked, or the periodic full
-  // rebuild that also forgets deleted schedules' titles and keeps the most saved searches.
+  // rebuild, a repair of anything a refresh missed, which also keeps the most saved searches.
   const stale = versions.dictionary > state.dictionaryVersion || versions.blocked > state.blockedVersion || now - state.builtAt > FULL_REBUILD_EVERY_MS;
   const behind = versions.savedSearch > state.lastSavedId || versions.schedules > state.refreshedAt || now - state.refreshedAt > REFRESH_EVERY_MS;
   if (!stale && !behind) return state;

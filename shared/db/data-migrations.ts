@@ -11,4 +11,9 @@ export const DATA_MIGRATIONS: Readonly<Record<string, (tx: Queryable, logger: Lo
     const rewritten = await renormalizeStoredQueries(tx, normalizeQuery);
     logger.info(rewritten, 'stored queries rewritten into the normal form');
   },
+  // The same step again: the stored form became the confusable skeleton of the normal form.
+  '033_query_skeletons.sql': async (tx, logger) => {
+    const rewritten = await renormalizeStoredQueries(tx, normalizeQuery);
+    logger.info(rewritten, 'stored queries rewritten into their confusable skeletons');
+  },
 };

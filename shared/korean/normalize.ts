@@ -1,3 +1,5 @@
+import { confusableSkeleton } from './confusables.ts';
+
 // Text normalisation shared by indexing, querying and every stored or compared query string
 // (saved searches, popular searches, the block list, the suggestion index): both sides must agree
 // exactly, or a string that looks the same on screen counts as a different one. Only fixed regular
@@ -5,13 +7,16 @@
 
 // Code points that draw nothing or only steer direction: Unicode's default-ignorable set (soft
 // hyphen, zero-width non-joiners and spaces, variation selectors, the Hangul fillers U+115F, U+1160,
-// U+3164 and U+FFA0, tags), the bidi controls, and C0/C1 controls other than whitespace. A blocked
-// query must not come back with one of them inside.
+// U+3164 and U+FFA0, tags), the bidi controls, every other format character (U+FFF9-FFFB
+// interlinear annotations, the Egyptian hieroglyph format controls from U+13430, the Arabic number
+// signs: not default-ignorable, yet in a query each draws nothing or only decorates), and C0/C1
+// controls other than whitespace. A blocked query must not come back with one of them inside.
 // ZWJ (U+200D) is handled apart: between two emoji it draws one picture (a family, a flag).
-const INVISIBLE = /(?!\u200D)[\p{Default_Ignorable_Code_Point}\p{Bidi_Control}\u0000-\u0008\u000E-\u001F\u007F-\u0084\u0086-\u009F]/gu;
+const INVISIBLE = /(?!\u200D)[\p{Default_Ignorable_Code_Point}\p{Bidi_Control}\p{Cf}\u0000-\u0008\u000E-\u001F\u007F-\u0084\u0086-\u009F]/gu;
 const STRAY_JOINER = /(?<!\p{Extended_Pictographic}\p{Emoji_Modifier}?)\u200D|\u200D(?!\p{Extended_Pictographic})/gu;
-// NEL (U+0085) is a line break that `\s` does not cover.
-const WHITESPACE_RUN = /[\s\u0085]+/g;
+// NEL (U+0085) is a line break that `\s` does not cover; the blank braille cell (U+2800) draws
+// nothing and is typed as a space.
+const WHITESPACE_RUN = /[\s\u0085\u2800]+/g;
 const LATIN = /\p{Script=Latin}/u;
 const LATIN_RUN = /\p{Script=Latin}+/gu;
 // Printable ASCII, Hangul syllables and compatibility jamo are already NFKC and invisible-free,
@@ -77,11 +82,16 @@ export function normalizeText(input: string): string {
 }
 
 /**
- * The form under which saved, popular and blocked searches are stored and compared; the same rules
- * as `normalizeText`, so a query blocks every string that looks the same on screen. Rows stored
- * under an older form are rewritten by a migration step (shared/db/data-migrations.ts) whenever
- * these rules change.
+ * The form under which saved, popular and blocked searches are stored and compared: the normal form
+ * (`normalizeText`), then, for text that is not all ASCII and Hangul, its confusable skeleton
+ * (confusables.ts) in lower case, so a query blocks every string that looks the same on screen
+ * (`ѕраm` with Cyrillic letters is `spam`). Rows stored under an older form are rewritten by a
+ * migration step (shared/db/data-migrations.ts) whenever these rules change.
  */
 export function normalizeQuery(input: string): string {
-  return normalizeText(input);
+  const normal = normalizeText(input);
+  if (SIMPLE.test(normal)) return normal;
+  // Lower case, every script: a capital Cyrillic І reads as `l` but a small і as `i`, and Latin `I`
+  // is already `i` in the normal form.
+  return normalizeText(confusableSkeleton(normal));
 }

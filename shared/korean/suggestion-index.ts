@@ -10,7 +10,7 @@
 // keys and bigrams a candidate is found by (suggestion-keys.ts).
 import { foldLatinCase, normalizeText, tidyText } from './normalize.ts';
 import { isChoseongQuery, jamoKeyOfNormalized } from './jamo.ts';
-import type { KoreanAnalyzer } from './analyzer.ts';
+import { withoutTrailingParticles, type KoreanAnalyzer } from './analyzer.ts';
 import { convertLayoutSlips } from './layout.ts';
 import { DEFAULT_LEXICON_TABLE, type Lexicon } from './lexicon.ts';
 import { queryReadings, understandQuery, withTitleSpellings } from './query-understanding.ts';
@@ -100,7 +100,31 @@ export class SuggestionIndex {
 
   /** Number of distinct (normalised) candidates. */
   get size(): number {
-    return this.#display.length;
+    return this.#idByText.size;
+  }
+
+  /**
+   * Takes a candidate out (a schedule renamed or deleted): no lookup finds it again, and its words
+   * no longer correct a typo. Its slot stays, unreachable, until the next build. False when absent.
+   */
+  remove(text: string): boolean {
+    const normalized = normalizeText(text);
+    const id = this.#idByText.get(normalized);
+    if (id === undefined) return false;
+    this.#idByText.delete(normalized);
+    this.#rank = undefined;
+    const keys = this.#keys[id]!;
+    this.#wholeJamo.remove([keys.jamo], id);
+    if (keys.choseong !== undefined) this.#wholeChoseong.remove([keys.choseong], id);
+    this.#wordJamo.remove(keys.wordJamo, id);
+    this.#wordChoseong.remove(keys.wordChoseong, id);
+    forEachBigram(this.#compact[id]!, (first, second) => {
+      const list = this.#postingList(first, second, false);
+      const at = list ? list.indexOf(id) : -1;
+      if (at >= 0) list!.splice(at, 1);
+    });
+    this.#learnWords(normalized, -(1 + Math.max(0, this.#popularity[id]!)));
+    return true;
   }
 
   /** Adds a candidate, or merges it into an existing one with the same normalised text. */
@@ -183,14 +207,16 @@ export class SuggestionIndex {
 
   /**
    * What a query that completes nothing means, as the search reads it (query-understanding.ts):
-   * decorations dropped, a spelling the lexicon knows as the title's, then the words' readings (an
-   * English word's Korean term, a loanword's other script): the first reading that completes
-   * something, its completions.
+   * decorations dropped, a spelling the lexicon knows as the title's, trailing particles off each
+   * Hangul word (`나침반의` → 나침반, `루미네에서` → 루미네), then the words' readings (an English
+   * word's Korean term, a loanword's other script): the first reading that completes something,
+   * its completions.
    */
   #completeReadings(query: string, count: number): string[] {
     const understood = understandQuery(query.slice(0, MAX_LAYOUT_QUERY)).text;
-    const text = withTitleSpellings(understood, this.#lexicon);
-    const words = text.split(' ').filter(Boolean);
+    const spelled = withTitleSpellings(understood, this.#lexicon);
+    const words = spelled.split(' ').filter(Boolean).map((word) => withoutTrailingParticles(word) ?? word);
+    const text = words.join(' ');
     // Fans type a few words; a longer run is pasted text or noise, not read further.
     if (words.length === 0 || words.length > MAX_READ_WORDS) return [];
     const readings = text === understood ? queryReadings(words, this.#lexicon) : [words, ...queryReadings(words, this.#lexicon)];
@@ -244,7 +270,10 @@ export class SuggestionIndex {
       for (const skeleton of typoSkeletons(word)) {
         let words = this.#wordsBySkeleton.get(skeleton);
         if (!words) this.#wordsBySkeleton.set(skeleton, (words = new Map()));
-        words.set(word, (words.get(word) ?? 0) + weight);
+        const total = (words.get(word) ?? 0) + weight;
+        // A negative weight unlearns a removed candidate's words; a word no candidate holds goes.
+        if (total > 0) words.set(word, total);
+        else words.delete(word);
       }
     }
   }

@@ -222,6 +222,21 @@ export class PrefixTable {
     if (this.#pendingKeys.length >= PENDING_LIMIT) this.#mergePending();
   }
 
+  /** Takes the candidate's pairs with these keys out, and the cached lists along them (rebuilt on demand). */
+  remove(keys: readonly string[], id: number): void {
+    for (const key of keys) {
+      for (const [sortedKeys, ids] of [[this.#keys, this.#ids], [this.#pendingKeys, this.#pendingIds]] as const) {
+        for (let i = lowerBound(sortedKeys, key); i < sortedKeys.length && sortedKeys[i] === key; i++) {
+          if (ids[i] !== id) continue;
+          sortedKeys.splice(i, 1);
+          ids.splice(i, 1);
+          break;
+        }
+      }
+    }
+    this.invalidate(keys);
+  }
+
   /** The candidate's rank improved: move it up in every cached list along its keys. */
   promote(keys: readonly string[], id: number): void {
     for (const key of keys) {
