@@ -51,7 +51,7 @@ const dashboard = JSON.parse(readFileSync(join(BASE, 'monitoring/dashboard.json'
 const panels: Any[] = dashboard.panels.filter((p: Any) => p.type !== 'row');
 
 /** The PrometheusRule annotation each overlay sets to its runbook base; its replacements copy it into every rule. */
-const RUNBOOK_BASE = 'schedule.example.com/runbook-base-url';
+const RUNBOOK_BASE = 'runbooks.schedule-backend/base-url';
 
 /** Every expression with where it comes from. */
 const expressions: Array<{ where: string; expr: string }> = [
