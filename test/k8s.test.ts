@@ -1124,13 +1124,15 @@ for (const overlay of OVERLAYS) {
     const prometheus = outside('monitoring', { 'app.kubernetes.io/name': 'prometheus' });
     const stranger = outside('default');
     const dns: Endpoint = { what: 'cluster DNS', namespace: 'kube-system', labels: { 'k8s-app': 'kube-dns' } };
+    const kafkaExporter: Endpoint = { what: 'the Kafka Exporter', namespace: ns, labels: { 'strimzi.io/cluster': kafkaName, 'strimzi.io/kind': 'Kafka', 'strimzi.io/name': `${kafkaName}-kafka-exporter` } };
     const s3: Endpoint = { what: 'S3 on the internet', namespace: '', labels: {}, ip: '203.0.113.10' };
     const privateHost: Endpoint = { what: 'a private address', namespace: '', labels: {}, ip: '10.20.30.40' };
     const flows: [Endpoint, Endpoint, number, boolean, string?][] = [
       [gatewayProxy, edge, 3000, true],
       [ingressController, edge, 3000, false, 'components/ingress-nginx only'],
       [prometheus, edge, 9464, true], [prometheus, actors, 9464, true], [prometheus, bots, 9464, true],
-      [prometheus, pg, 9187, true, 'the schedule-pg PodMonitor'],
+      [prometheus, pg, 9187, true, 'the schedule-pg PodMonitor'], [prometheus, pooler, 9127, true, 'the schedule-pg-pooler PodMonitor'],
+      [prometheus, kafkaExporter, 9404, true, 'the schedule-kafka PodMonitor'], [stranger, kafkaExporter, 9404, false],
       [edge, pooler, 5432, true], [pooler, pg, 5432, true], [pg, pg, 5432, true, 'replication'],
       [actors, pg, 5432, true], [bots, pg, 5432, true], [migration, pg, 5432, true],
       [outside('cnpg-system'), pg, 8000, true, 'the operator asks the instance manager'],
@@ -1171,6 +1173,19 @@ for (const overlay of OVERLAYS) {
     const smtpForAll = policies.map((p) => (p.metadata.name === 'schedule-smtp' ? { ...p, spec: { ...p.spec, podSelector: { matchLabels: { 'app.kubernetes.io/name': 'schedule-backend' } } } } : p));
     // (Dev sets no SMTP_URL: no role needs the relay there.)
     if (overlay === 'production') t.true(egressProblems(r, smtpForAll, site).some((p) => p.startsWith('bots: reaches smtp')), 'an undeclared destination is reported');
+  });
+
+  test(`${overlay}: the engines are placed apart: one Kafka node and (production) one PostgreSQL instance per host, Kafka racks on zones`, (t) => {
+    const r = render(overlay);
+    const pool = one(r, 'KafkaNodePool');
+    const terms = pool.spec.template?.pod?.affinity?.podAntiAffinity?.requiredDuringSchedulingIgnoredDuringExecution ?? [];
+    t.true(terms.some((term: Any) => term.topologyKey === 'kubernetes.io/hostname' && term.labelSelector?.matchLabels?.['strimzi.io/cluster'] === one(r, 'Kafka').metadata.name), 'Kafka: required anti-affinity per host');
+    const cluster = one(r, 'Cluster');
+    t.true(cluster.spec.affinity?.enablePodAntiAffinity, 'PostgreSQL: anti-affinity on');
+    if (overlay === 'production') {
+      t.is(cluster.spec.affinity?.podAntiAffinityType, 'required', 'PostgreSQL: one instance per host, never two');
+      t.deepEqual(one(r, 'Kafka').spec.kafka.rack, { type: 'topology-label', topologyKey: 'topology.kubernetes.io/zone' }, 'Kafka: broker.rack from the zone');
+    }
   });
 
   test(`${overlay}: Pod Security restricted is enforced, and the engines are set up to meet it`, (t) => {
@@ -1562,6 +1577,11 @@ test('k8s/README.md: the resources table says what the manifests ask, in every o
 
 test('k8s/README.md documents deploying, secrets, scaling and rolling back', (t) => {
   const readme = readFileSync(join(K8S, 'README.md'), 'utf8');
+  // The Gateway API path and the placeholder check come first; the Ingress is the optional path.
+  const at = (text: string) => readme.indexOf(text);
+  t.true(at('k8s/site-check.sh production') >= 0 && at('k8s/site-check.sh production') < at('## Prerequisites'), 'the placeholder command before the prerequisites');
+  t.true(at('## Gateway API') >= 0 && at('## Gateway API') < at('## Prerequisites'), 'the Gateway API section first');
+  t.true(at('## Gateway API') < at('components/ingress-nginx`) sets'), 'the Ingress after it');
   for (const overlay of OVERLAYS) t.true(readme.includes(`kubectl apply -k k8s/overlays/${overlay}`), `apply command for ${overlay}`);
   for (const word of ['Strimzi', 'CloudNativePG', 'OpenSearch', 'create secret generic', 'rollout undo', 'prometheus-adapter', 'external-secrets.txt']) {
     t.true(readme.includes(word), `mentions ${word}`);
