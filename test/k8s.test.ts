@@ -1669,3 +1669,19 @@ test('the service starts each component through the egress declaration, and ever
   t.notThrows(() => componentPlan(new Set()).require('database'), 'a process without a role (the demo seed) serves nothing');
   t.true(componentPlan(new Set(['edge', 'actors'] as const)).runs('search-indexer'));
 });
+
+test('the optional Envoy Gateway component renders with the production overlay and targets its Gateway', (t) => {
+  const objects = renderEdited((k) => {
+    k.components = [...k.components, '../../components/envoy-gateway'];
+  });
+  const gateway = objects.find((o) => o.kind === 'Gateway')!;
+  const policies = objects.filter((o) => o.apiVersion === 'gateway.envoyproxy.io/v1alpha1');
+  t.deepEqual(policies.map(id), ['ClientTrafficPolicy/schedule']);
+  for (const policy of policies) {
+    t.is(policy.metadata.namespace, gateway.metadata.namespace, `${id(policy)}: beside the Gateway`);
+    t.deepEqual(policy.spec.targetRefs, [{ group: 'gateway.networking.k8s.io', kind: 'Gateway', name: gateway.metadata.name }]);
+  }
+  // Long enough for the largest upload and the live stream's heartbeats.
+  t.is(policies[0]!.spec.timeout.http.requestReceivedTimeout, '10m');
+  t.is(policies[0]!.spec.timeout.http.idleTimeout, '1h');
+});
