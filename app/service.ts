@@ -60,6 +60,7 @@ import { OutageLog } from '../edge/outage-log.ts';
 import { migrate } from '../shared/db/migrate.ts';
 import { ensureAdmin } from '../shared/accounts/admin-account.ts';
 import { createLogger, type Logger } from '../shared/runtime/logger.ts';
+import { componentPlan } from '../shared/runtime/egress.ts';
 import { Readiness } from '../shared/runtime/readiness.ts';
 import { startTracing } from '../shared/runtime/tracing.ts';
 import { createMailer } from '../shared/mail.ts';
@@ -158,6 +159,9 @@ const feedIdentity = (config: Config) => ({
 export async function startService(config: Config, options: ServiceOptions = {}): Promise<RunningService> {
   const logger = options.logger ?? createLogger(config.logLevel);
   const clock = options.clock ?? systemClock;
+  // What starts is what shared/runtime/egress.ts declares for these roles (the NetworkPolicies are tested against it).
+  const plan = componentPlan(config.roles);
+  for (const shared of ['database', 'bus', 'search-index', 'storage'] as const) plan.require(shared);
   if (config.roles.size > 0) await ensurePortFree(config.port);
   // Before anything that makes spans; OTEL_EXPORTER_OTLP_ENDPOINT unset: tracing stays off.
   const stopTracing = config.tracing ? await startTracing(config.tracing, logger) : null;
@@ -196,7 +200,7 @@ export async function startService(config: Config, options: ServiceOptions = {})
     bus = await createBus({ db: database.db, logger, kafkaBrokers: config.kafkaBrokers, kafkaSecurity: config.kafkaSecurity });
     const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, mailDir: join(config.dataDir, 'mail') }, logger);
     // The roles that queue mail (edge) or run background work (actors) deliver it.
-    if (config.roles.has('edge') || config.roles.has('actors')) mailDelivery = startMailDelivery(database.db, mailer, logger, config.mailQueue.maxAgeHours);
+    if (plan.runs('mail-delivery')) mailDelivery = startMailDelivery(database.db, mailer, logger, config.mailQueue.maxAgeHours);
     const monthlyCache = new InProcessMonthlyCache();
     const feeds = new CalendarFeeds({ db: database.db, monthlyCache, pool: feedPool, logger, identity: feedIdentity(config), cacheBytes: config.feedCacheBytes });
     const services: Services = {
@@ -237,15 +241,14 @@ export async function startService(config: Config, options: ServiceOptions = {})
     if (config.admin) await ensureAdmin(database.db, passwords, config.admin, logger);
 
     // bots: a bad BOTS_CONFIG stops the start before anything else runs.
-    const botDefinitions = config.roles.has('bots') ? await loadBotDefinitions(config.botsConfigPath) : null;
+    const botDefinitions = plan.runs('bot-runner') ? await loadBotDefinitions(config.botsConfigPath) : null;
 
     // actors: the outbox relay and the consumers of the bus (ARCHITECTURE.md, "Roles and processes").
     const subscriptions: Subscription[] = [];
     let relay: OutboxRelay | null = null;
-    if (config.roles.has('actors')) {
-      relay = startOutboxRelay({ db: database.db, bus, logger });
-      subscriptions.push(await startScheduleWriter(services, bus), await startSearchIndexer(services, bus));
-    }
+    if (plan.runs('outbox-relay')) relay = startOutboxRelay({ db: database.db, bus, logger });
+    if (plan.runs('schedule-writer')) subscriptions.push(await startScheduleWriter(services, bus));
+    if (plan.runs('search-indexer')) subscriptions.push(await startSearchIndexer(services, bus));
     const botRunner: BotRunner | null = botDefinitions ? await startBotRunner(services, botDefinitions) : null;
 
     let ready = false;
@@ -273,11 +276,13 @@ export async function startService(config: Config, options: ServiceOptions = {})
       ...(embedded ? { embeddedRestarts: () => embedded.restarts } : {}),
       busCounters: () => bus!.counters(),
     });
-    if (config.roles.has('actors')) {
+    if (plan.runs('orphan-sweeper')) {
       sweeper = startOrphanSweeper({ db: database.db, storage, logger }, (result) => {
         metrics.countOrphans('object', result.objects.length);
         metrics.countOrphans('part', result.parts.length);
       });
+    }
+    if (plan.runs('pruning')) {
       pruning = startCounterPruning(database.db, logger, () => new Date(clock.now()), undefined, config.savedSearches.retentionDays);
       livePruning = startLivePruning(database.db, logger, { hours: config.live.retentionHours, changes: config.live.retentionChanges });
     }
@@ -293,7 +298,7 @@ export async function startService(config: Config, options: ServiceOptions = {})
     }
     // Liveness fails once the embedded PostgreSQL is given up: a supervisor restarts the process.
     router.add(...healthRoutes(services, { ready: () => ready, alive: () => !embedded?.failed }, router), ...docsRoutes());
-    if (config.roles.has('edge')) {
+    if (plan.runs('api-routes')) {
       // Administrator routes also check that the token's administrator still exists.
       router.add(...requireExistingAdmin(services, [
         ...accountRoutes(services),
@@ -312,11 +317,13 @@ export async function startService(config: Config, options: ServiceOptions = {})
         ...botRoutes(services),
         ...liveRoutes(config),
       ]));
+    }
+    if (plan.runs('live-edge')) {
       live = await startLiveEdge(services);
       live.register(metrics.registry);
       services.live = live;
-      subscriptions.push(await startCacheInvalidation(services, bus));
     }
+    if (plan.runs('cache-invalidation')) subscriptions.push(await startCacheInvalidation(services, bus));
     let edge: Edge | null = null;
     let metricsServer: MetricsServer | null = null;
     const outage = new OutageLog(logger, () => services.readiness.check().then((result) => !result.failing.includes('database')), metrics.countDatabaseRefusal);

@@ -45,7 +45,7 @@ test('each upstream project\'s folder keeps its licence and has a row in the REA
     t.true([...listed.keys()].some((path) => path.startsWith(`${folder}/`) && /\/LICENSE(\.txt)?$/.test(path)), `${folder}: a LICENSE`);
     t.true(readme.includes(`\`${folder}/`), `${folder}: a row in test/contracts/README.md`);
   }
-  t.is(folders.length, 6);
+  t.is(folders.length, 7);
 });
 
 test('the tests read the contracts from the repository, and nothing refers to a folder outside it', (t) => {

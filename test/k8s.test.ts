@@ -22,6 +22,7 @@ import { dlqTopic, TOPIC_TABLE, TOPICS, topicSpec } from '../shared/bus/topics.t
 import { cacheInvalidationGroup } from '../workers/actors/cache-invalidation.ts';
 import { SEARCH_INDEXER_GROUP } from '../workers/actors/search-indexer.ts';
 import { SCHEDULE_WRITER_GROUP } from '../workers/actors/schedule-writer.ts';
+import { COMPONENTS, componentPlan, DESTINATIONS, ROLE_COMPONENTS, roleEgress, type Component, type Destination } from '../shared/runtime/egress.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const K8S = join(ROOT, 'k8s');
@@ -73,6 +74,7 @@ const HELPER_VARIABLES: Record<string, string> = {
   DB_PASSWORD: 'from the CloudNativePG secret; composes DATABASE_URL',
   NODE_EXTRA_CA_CERTS: 'read by Node itself: trust the OpenSearch operator\'s CA',
   HOME: 'Chromium needs a writable home (an emptyDir)',
+  HOST: 'the API listener\'s address: every interface in a pod (the service\'s default is the loopback address, for a development machine)',
 };
 
 /** Secrets an operator creates from a resource of the overlay (so no overlay defines them). */
@@ -220,7 +222,8 @@ const CRDS = loadCrds(join(CONTRACTS, 'crds'));
 const NO_CRDS = `${CONTRACTS}/crds not found: the pinned copy of the operators' CRDs is part of the repository`;
 
 /** apiVersions served by Kubernetes itself: validated through kubernetes-models. */
-const isBuiltIn = (apiVersion: string) => !apiVersion.includes('.') || /\.k8s\.io\//.test(apiVersion);
+// The Gateway API is a set of CRDs (its project's, pinned in test/contracts/crds/gateway-api), though its group ends in k8s.io.
+const isBuiltIn = (apiVersion: string) => !apiVersion.startsWith('gateway.networking.k8s.io/') && (!apiVersion.includes('.') || /\.k8s\.io\//.test(apiVersion));
 
 async function validateObject(o: K8sObject): Promise<string | null> {
   if (typeof o.apiVersion !== 'string' || typeof o.kind !== 'string' || typeof o.metadata?.name !== 'string') {
@@ -515,6 +518,86 @@ function networkPolicies(r: Rendered): K8sObject[] {
 }
 
 // ---------------------------------------------------------------------------------------------
+// Egress derived from the code: shared/runtime/egress.ts declares what each role's components
+// connect to; the service starts only what it declares. Each destination is located from the
+// setting that points at it in the rendered environment (an operator's Service in the namespace,
+// or an address outside the cluster), then looked up in the rendered policies.
+
+interface SiteValues {
+  host: string;
+  gateway: { className: string; dataPlaneNamespace: string; clusterIssuer: string };
+  runbookBaseUrl: string;
+  smtp: { port: number; cidr: string; namespace: string };
+  objectStoreUrl?: string;
+  microblogMirrorUrl?: string;
+}
+
+/** An overlay's site values (its site.yaml, kept out of the rendered output). */
+function siteValues(overlay: string): SiteValues {
+  return parse(readFileSync(join(OVERLAYS_DIR, overlay, 'site.yaml'), 'utf8')) as SiteValues;
+}
+
+/** A public internet address (TEST-NET-3) standing for a host outside the cluster. */
+const PUBLIC_ADDRESS = '203.0.113.10';
+
+interface Target {
+  endpoint: Endpoint;
+  port: number;
+  /** Reached through the one rule every role shares for HTTPS to the internet: a refusal cannot be told apart. */
+  publicHttps: boolean;
+}
+
+/** Where a role's destination is, as its environment names it; [] when the setting is unset there. */
+function destinationTargets(r: Rendered, env: Record<string, string>, destination: Destination, site: SiteValues): Target[] {
+  const ns = one(r, 'Namespace').metadata.name;
+  const value = env[DESTINATIONS[destination].setting];
+  if (destination === 'smtp') {
+    if (!value) return [];
+    // SMTP_URL lives in a Secret; the site values say where its server is (keep the two in step).
+    const ip = site.smtp.cidr.split('/')[0]!;
+    return [
+      { endpoint: { what: `the SMTP relay at ${site.smtp.cidr}`, namespace: '', labels: {}, ip }, port: site.smtp.port, publicHttps: false },
+      { endpoint: { what: `the SMTP relay in namespace ${site.smtp.namespace}`, namespace: site.smtp.namespace, labels: {} }, port: site.smtp.port, publicHttps: false },
+    ];
+  }
+  if (!value) return [];
+  const address = destination === 'bus' ? `kafka://${value.split(',')[0]}` : value;
+  const url = new URL(address.replace(/^postgres(ql)?:/, 'http:'));
+  const host = url.hostname;
+  const port = Number(url.port || (destination === 'postgres' ? 5432 : url.protocol === 'https:' ? 443 : 80));
+  const cluster = one(r, 'Cluster').metadata.name;
+  const inCluster: Record<string, Endpoint> = {
+    [one(r, 'Pooler').metadata.name]: { what: 'PgBouncer', namespace: ns, labels: { 'cnpg.io/poolerName': one(r, 'Pooler').metadata.name, 'cnpg.io/cluster': cluster, 'cnpg.io/podRole': 'pooler' } },
+    [`${cluster}-rw`]: { what: 'PostgreSQL primary', namespace: ns, labels: { 'cnpg.io/cluster': cluster, 'cnpg.io/podRole': 'instance', 'cnpg.io/instanceRole': 'primary' } },
+    [`${one(r, 'Kafka').metadata.name}-kafka-bootstrap`]: { what: 'Kafka', namespace: ns, labels: { 'strimzi.io/cluster': one(r, 'Kafka').metadata.name, 'strimzi.io/kind': 'Kafka', 'strimzi.io/name': `${one(r, 'Kafka').metadata.name}-kafka` } },
+    ...Object.fromEntries(find(r, 'OpenSearchCluster').map((o) => [o.metadata.name, { what: 'OpenSearch', namespace: ns, labels: o.spec.nodePools[0].labels ?? {} }])),
+  };
+  const endpoint = inCluster[host] ?? { what: `${host} (outside the cluster)`, namespace: '', labels: {}, ip: PUBLIC_ADDRESS };
+  return [{ endpoint, port, publicHttps: endpoint.ip === PUBLIC_ADDRESS && port === 443 }];
+}
+
+/** Declared destinations a role cannot reach, and undeclared ones it can (where that can be told apart). */
+function egressProblems(r: Rendered, policies: K8sObject[], site: SiteValues): string[] {
+  const ns = one(r, 'Namespace').metadata.name;
+  const problems: string[] = [];
+  for (const role of WORKLOAD_ROLES) {
+    const d = appDeployments(r).find((x) => roleOf(x) === role)!;
+    const from: Endpoint = { what: role, namespace: ns, labels: d.spec.template.metadata.labels };
+    const env = resolveEnv(r, podSpec(d).containers[0]);
+    const needs = roleEgress(role);
+    for (const destination of Object.keys(DESTINATIONS) as Destination[]) {
+      const components = ROLE_COMPONENTS[role].filter((c) => (COMPONENTS[c] as readonly string[]).includes(destination));
+      for (const target of destinationTargets(r, env, destination, site)) {
+        const allowed = flowAllowed(policies, from, target.endpoint, target.port);
+        if (needs.has(destination) && !allowed) problems.push(`${role}: ${components.join(', ')} connect${components.length === 1 ? 's' : ''} to ${destination} (${target.endpoint.what}:${target.port}): no egress rule admits it`);
+        if (!needs.has(destination) && allowed && !target.publicHttps) problems.push(`${role}: reaches ${destination} (${target.endpoint.what}:${target.port}) though no component of it is declared to`);
+      }
+    }
+  }
+  return problems;
+}
+
+// ---------------------------------------------------------------------------------------------
 // Tests: one set per overlay.
 
 const OVERLAYS = overlays();
@@ -579,6 +662,11 @@ for (const overlay of OVERLAYS) {
       t.true(CRDS.validate({ ...topic, spec: { ...topic.spec, partitions: '3' } }).length > 0, 'a string where the CRD wants an integer');
       t.true(CRDS.validate({ ...cluster, spec: { ...cluster.spec, postgresql: { parameters: { max_connections: 100 } } } }).length > 0, 'CloudNativePG parameters are strings');
       t.true(CRDS.validate({ ...cluster, apiVersion: 'example.io/v1' }).length > 0, 'a kind no CRD defines');
+      const gateway = one(r, 'Gateway');
+      const listener = gateway.spec.listeners[0];
+      t.true(CRDS.validate({ ...gateway, spec: { ...gateway.spec, listeners: [{ ...listener, hostname: 'SITE-HOST' }] } }).length > 0, 'a site value left unreplaced is no host name');
+      const route = one(r, 'HTTPRoute', 'schedule-live');
+      t.true(CRDS.validate({ ...route, spec: { ...route.spec, rules: [{ ...route.spec.rules[0], timeouts: { request: 3600 } }] } }).length > 0, 'a route timeout is a duration string');
     });
   } else {
     test(`${overlay}: every custom resource validates against its operator's CRD`, (t) => t.fail(NO_CRDS));
@@ -608,16 +696,17 @@ for (const overlay of OVERLAYS) {
     t.deepEqual(problems, []);
   });
 
-  test(`${overlay}: TRUST_PROXY counts the one ingress-nginx hop in front of every workload`, (t) => {
+  test(`${overlay}: TRUST_PROXY counts the one Gateway proxy in front of every workload, which listens on every interface`, (t) => {
     const r = render(overlay);
-    // ingress-nginx writes X-Forwarded-For itself (or appends with compute-full-forwarded-for): one hop.
-    const ingresses = r.objects.filter((o) => o.kind === 'Ingress');
-    t.true(ingresses.length > 0, 'the edge is reached through an Ingress');
-    for (const ingress of ingresses) t.is((ingress as Any).spec.ingressClassName, 'nginx', `${id(ingress)}: TRUST_PROXY=1 is right for ingress-nginx only`);
+    // The Gateway's proxy appends the client to X-Forwarded-For: one hop, and no Ingress beside it.
+    t.is(find(r, 'Gateway').length, 1, 'the edge is reached through one Gateway');
+    t.deepEqual(find(r, 'Ingress').map(id), [], 'no Ingress by default (components/ingress-nginx)');
     for (const d of appDeployments(r)) {
       for (const c of podSpec(d).containers) {
         const env = resolveEnv(r, c);
         t.is(env.TRUST_PROXY, '1', `${id(d)} ${c.name}: TRUST_PROXY`);
+        // The service's own default is the loopback address: the proxies and probes reach the pod address.
+        t.is(env.HOST, '0.0.0.0', `${id(d)} ${c.name}: HOST`);
         const config = loadConfig(env);
         t.is(config.trustProxy, 1, `${id(d)}: TRUST_PROXY as the service reads it`);
         t.is(config.registerLimitPerHour, 20, `${id(d)}: REGISTER_LIMIT_PER_HOUR`);
@@ -799,36 +888,53 @@ for (const overlay of OVERLAYS) {
       if (hpas.length !== 1) problems.push('production: the edge has an HPA');
       else if (!(hpas[0]!.spec.metrics ?? []).some((m: Any) => m.type === 'Pods' && m.pods?.metric?.name === 'http_requests_in_flight')) problems.push('production: HPA on http_requests_in_flight');
     }
-    // Ingress: /auth and /api to the edge; /storage exactly when files are stored locally.
-    const ingress = one(r, 'Ingress', 'schedule');
+    // Routes: /auth and /api to the edge; /storage exactly when files are stored locally.
     const edgeService = find(r, 'Service').find((s) => matches(s.spec.selector ?? {})[0]?.d === edge)!;
+    const gateway = one(r, 'Gateway', 'schedule');
     const paths = new Map<string, Any>();
-    for (const rule of ingress.spec.rules ?? []) for (const p of rule.http?.paths ?? []) paths.set(p.path, p);
-    const localStorage = !supplied(r, podSpec(edge).containers[0]).names.has('STORAGE_URL');
-    for (const path of ['/auth', '/api', ...(localStorage ? ['/storage'] : [])]) {
-      const p = paths.get(path);
-      if (!p) problems.push(`Ingress: no ${path}`);
-      else if (p.backend?.service?.name !== edgeService.metadata.name) problems.push(`Ingress ${path}: backend must be ${edgeService.metadata.name}`);
-      else if (!(edgeService.spec.ports ?? []).some((sp: Any) => sp.name === p.backend.service.port.name || sp.port === p.backend.service.port.number)) problems.push(`Ingress ${path}: port not on the Service`);
+    for (const route of find(r, 'HTTPRoute')) {
+      for (const parent of route.spec.parentRefs ?? []) {
+        if (parent.name !== gateway.metadata.name || (parent.namespace ?? route.metadata.namespace) !== gateway.metadata.namespace) problems.push(`${id(route)}: parent ${parent.name} is not the Gateway`);
+      }
+      const listenerHosts = gateway.spec.listeners.map((l: Any) => l.hostname);
+      for (const host of route.spec.hostnames ?? []) if (!listenerHosts.includes(host)) problems.push(`${id(route)}: host ${host} is on no listener`);
+      for (const rule of route.spec.rules ?? []) {
+        for (const backend of rule.backendRefs ?? []) {
+          if (backend.name !== edgeService.metadata.name) problems.push(`${id(route)}: backend must be ${edgeService.metadata.name}`);
+          else if (!(edgeService.spec.ports ?? []).some((sp: Any) => sp.port === backend.port)) problems.push(`${id(route)}: port ${backend.port} not on the Service`);
+        }
+        for (const m of rule.matches ?? []) if (!m.method) paths.set(m.path?.value, route);
+      }
     }
-    if (!localStorage && paths.has('/storage')) problems.push('Ingress: /storage routed although files live in S3');
+    const localStorage = !supplied(r, podSpec(edge).containers[0]).names.has('STORAGE_URL');
+    for (const path of ['/auth', '/api', ...(localStorage ? ['/storage'] : [])]) if (!paths.has(path)) problems.push(`HTTPRoute: no ${path}`);
+    if (!localStorage && paths.has('/storage')) problems.push('HTTPRoute: /storage routed although files live in S3');
     t.deepEqual(problems, []);
   });
 
-  test(`${overlay}: the live calendar's path has its own Ingress: long proxy timeouts, no buffering, the main Ingress's hosts`, (t) => {
+  test(`${overlay}: the live calendar and the uploads have their own routes: long timeouts, the API's hosts`, (t) => {
     const r = render(overlay);
-    const main = one(r, 'Ingress', 'schedule') as Any;
-    const live = one(r, 'Ingress', 'schedule-live') as Any;
-    const annotations = live.metadata.annotations ?? {};
-    // The edge pings a WebSocket within 120 s (LIVE_IDLE_TIMEOUT_SECONDS) and writes an SSE comment every 25 s.
-    t.true(Number(annotations['nginx.ingress.kubernetes.io/proxy-read-timeout']) >= 300);
-    t.true(Number(annotations['nginx.ingress.kubernetes.io/proxy-send-timeout']) >= 300);
-    t.is(annotations['nginx.ingress.kubernetes.io/proxy-buffering'], 'off');
-    const paths = (live.spec.rules ?? []).flatMap((rule: Any) => rule.http?.paths ?? []);
-    t.deepEqual(paths.map((p: Any) => [p.path, p.pathType, p.backend.service.name]), [['/api/schedules/live', 'Exact', 'schedule-edge']]);
-    t.deepEqual((live.spec.rules ?? []).map((rule: Any) => rule.host ?? null), (main.spec.rules ?? []).map((rule: Any) => rule.host ?? null));
-    t.deepEqual(live.spec.tls ?? null, main.spec.tls ?? null);
-    t.is(live.spec.ingressClassName, 'nginx');
+    const api = one(r, 'HTTPRoute', 'schedule-api') as Any;
+    const live = one(r, 'HTTPRoute', 'schedule-live') as Any;
+    const uploads = one(r, 'HTTPRoute', 'schedule-uploads') as Any;
+    const seconds = (d: string | undefined) => [...String(d ?? '').matchAll(/(\d+)(ms|s|m|h)/g)].reduce((n, [, v, u]) => n + Number(v) * ({ ms: 0.001, s: 1, m: 60, h: 3600 } as Record<string, number>)[u!]!, 0);
+    // The edge pings a WebSocket within 120 s (LIVE_IDLE_TIMEOUT_SECONDS) and writes an SSE comment every 25 s;
+    // "0s" turns the timeout off.
+    const liveTimeout = live.spec.rules[0].timeouts?.request;
+    t.true(liveTimeout === '0s' || seconds(liveTimeout) >= 3600, `live request timeout ${liveTimeout}`);
+    t.deepEqual(live.spec.rules.flatMap((rule: Any) => rule.matches.map((m: Any) => [m.path.type, m.path.value])), [['Exact', '/api/schedules/live']]);
+    // The largest upload (100 MiB) needs minutes on a slow uplink; the API's answers come within seconds.
+    t.true(seconds(uploads.spec.rules[0].timeouts?.request) >= 300, 'uploads: at least five minutes');
+    t.true(seconds(api.spec.rules[0].timeouts?.request) >= 30, 'the API: the edge\'s own timeouts fit');
+    t.true(uploads.spec.rules[0].matches.every((m: Any) => ['POST', 'PUT'].includes(m.method) && m.path.value === '/api/albums'), 'uploads: the album writes only');
+    for (const route of [live, uploads]) t.deepEqual(route.spec.hostnames ?? null, api.spec.hostnames ?? null, `${id(route)}: the API's hosts`);
+    const gateway = one(r, 'Gateway', 'schedule') as Any;
+    const https = gateway.spec.listeners.filter((l: Any) => l.protocol === 'HTTPS');
+    if (overlay === 'production') {
+      t.is(https.length, 1, 'production serves HTTPS');
+      t.deepEqual(https[0].tls.certificateRefs.map((c: Any) => c.name), ['schedule-tls']);
+      t.truthy(gateway.metadata.annotations?.['cert-manager.io/cluster-issuer'], 'cert-manager issues the certificate');
+    }
   });
 
   test(`${overlay}: bots get Chromium's writable paths and a well-formed bots definition`, (t) => {
@@ -1013,26 +1119,30 @@ for (const overlay of OVERLAYS) {
     const broker: Endpoint = { what: 'Kafka', namespace: ns, labels: { 'strimzi.io/cluster': kafkaName, 'strimzi.io/kind': 'Kafka', 'strimzi.io/name': `${kafkaName}-kafka` } };
     const kafkaPort = Number(/:(\d+)$/.exec(supplied(r, podSpec(appDeployments(r)[0]!).containers[0]).values.get('KAFKA_BROKERS') ?? '')?.[1]);
     const outside = (ns: string, labels: Record<string, string> = {}): Endpoint => ({ what: `a pod in ${ns}`, namespace: ns, labels });
+    const gatewayProxy = outside(siteValues(overlay).gateway.dataPlaneNamespace, { 'app.kubernetes.io/name': 'gateway-proxy' });
     const ingressController = outside('ingress-nginx', { 'app.kubernetes.io/name': 'ingress-nginx' });
     const prometheus = outside('monitoring', { 'app.kubernetes.io/name': 'prometheus' });
     const stranger = outside('default');
     const dns: Endpoint = { what: 'cluster DNS', namespace: 'kube-system', labels: { 'k8s-app': 'kube-dns' } };
+    const kafkaExporter: Endpoint = { what: 'the Kafka Exporter', namespace: ns, labels: { 'strimzi.io/cluster': kafkaName, 'strimzi.io/kind': 'Kafka', 'strimzi.io/name': `${kafkaName}-kafka-exporter` } };
     const s3: Endpoint = { what: 'S3 on the internet', namespace: '', labels: {}, ip: '203.0.113.10' };
     const privateHost: Endpoint = { what: 'a private address', namespace: '', labels: {}, ip: '10.20.30.40' };
     const flows: [Endpoint, Endpoint, number, boolean, string?][] = [
-      [ingressController, edge, 3000, true],
+      [gatewayProxy, edge, 3000, true],
+      [ingressController, edge, 3000, false, 'components/ingress-nginx only'],
       [prometheus, edge, 9464, true], [prometheus, actors, 9464, true], [prometheus, bots, 9464, true],
-      [prometheus, pg, 9187, true, 'the schedule-pg PodMonitor'],
+      [prometheus, pg, 9187, true, 'the schedule-pg PodMonitor'], [prometheus, pooler, 9127, true, 'the schedule-pg-pooler PodMonitor'],
+      [prometheus, kafkaExporter, 9404, true, 'the schedule-kafka PodMonitor'], [stranger, kafkaExporter, 9404, false],
       [edge, pooler, 5432, true], [pooler, pg, 5432, true], [pg, pg, 5432, true, 'replication'],
       [actors, pg, 5432, true], [bots, pg, 5432, true], [migration, pg, 5432, true],
       [outside('cnpg-system'), pg, 8000, true, 'the operator asks the instance manager'],
       [edge, broker, kafkaPort, true], [actors, broker, kafkaPort, true], [bots, broker, kafkaPort, true],
       [edge, dns, 53, true, 'UDP'], [migration, dns, 53, true, 'UDP'],
-      [edge, s3, 443, true], [actors, s3, 443, true], [bots, s3, 443, true], [edge, s3, 587, true, 'SMTP submission'],
+      [edge, s3, 443, true], [actors, s3, 443, true], [bots, s3, 443, true],
       // Refused:
       [stranger, edge, 3000, false], [stranger, pg, 5432, false], [stranger, pooler, 5432, false], [stranger, broker, kafkaPort, false],
-      [stranger, edge, 9464, false, 'metrics from outside monitoring'], [ingressController, edge, 9464, false, 'metrics through the ingress'],
-      [ingressController, actors, 3000, false], [ingressController, bots, 3000, false],
+      [stranger, edge, 9464, false, 'metrics from outside monitoring'], [gatewayProxy, edge, 9464, false, 'metrics through the Gateway'],
+      [gatewayProxy, actors, 3000, false], [gatewayProxy, bots, 3000, false],
       [edge, pg, 5432, false, 'the edge goes through the pooler'], [bots, pooler, 5432, false], [actors, pooler, 5432, false],
       [migration, broker, kafkaPort, false], [migration, s3, 443, false],
       [edge, privateHost, 443, false, 'no private address beyond the listed services'], [actors, s3, 22, false],
@@ -1048,6 +1158,34 @@ for (const overlay of OVERLAYS) {
     const wrong = flows.filter(([from, to, port, expected, note]) => flowAllowed(policies, from, to, port, note === 'UDP' ? 'UDP' : 'TCP') !== expected)
       .map(([from, to, port, expected, note]) => `${from.what} -> ${to.what}:${port}${note ? ` (${note})` : ''} should be ${expected ? 'allowed' : 'refused'}`);
     t.deepEqual(wrong, []);
+  });
+
+  test(`${overlay}: each role's egress is what shared/runtime/egress.ts declares for its components`, (t) => {
+    const r = render(overlay);
+    const policies = networkPolicies(r);
+    const site = siteValues(overlay);
+    t.deepEqual(egressProblems(r, policies, site), []);
+    // Mail: both roles that deliver queued mail reach the relay; bots never do.
+    t.deepEqual([...WORKLOAD_ROLES].filter((role) => roleEgress(role).has('smtp')), ['edge', 'actors']);
+    // The check fails when a rule goes missing or a role gets more than it declares.
+    const withoutDirect = policies.filter((p) => p.metadata.name !== 'schedule-actors-bots');
+    t.true(egressProblems(r, withoutDirect, site).some((p) => p.startsWith('actors:') && p.includes('postgres')), 'a missing rule is reported');
+    const smtpForAll = policies.map((p) => (p.metadata.name === 'schedule-smtp' ? { ...p, spec: { ...p.spec, podSelector: { matchLabels: { 'app.kubernetes.io/name': 'schedule-backend' } } } } : p));
+    // (Dev sets no SMTP_URL: no role needs the relay there.)
+    if (overlay === 'production') t.true(egressProblems(r, smtpForAll, site).some((p) => p.startsWith('bots: reaches smtp')), 'an undeclared destination is reported');
+  });
+
+  test(`${overlay}: the engines are placed apart: one Kafka node and (production) one PostgreSQL instance per host, Kafka racks on zones`, (t) => {
+    const r = render(overlay);
+    const pool = one(r, 'KafkaNodePool');
+    const terms = pool.spec.template?.pod?.affinity?.podAntiAffinity?.requiredDuringSchedulingIgnoredDuringExecution ?? [];
+    t.true(terms.some((term: Any) => term.topologyKey === 'kubernetes.io/hostname' && term.labelSelector?.matchLabels?.['strimzi.io/cluster'] === one(r, 'Kafka').metadata.name), 'Kafka: required anti-affinity per host');
+    const cluster = one(r, 'Cluster');
+    t.true(cluster.spec.affinity?.enablePodAntiAffinity, 'PostgreSQL: anti-affinity on');
+    if (overlay === 'production') {
+      t.is(cluster.spec.affinity?.podAntiAffinityType, 'required', 'PostgreSQL: one instance per host, never two');
+      t.deepEqual(one(r, 'Kafka').spec.kafka.rack, { type: 'topology-label', topologyKey: 'topology.kubernetes.io/zone' }, 'Kafka: broker.rack from the zone');
+    }
   });
 
   test(`${overlay}: Pod Security restricted is enforced, and the engines are set up to meet it`, (t) => {
@@ -1067,7 +1205,7 @@ for (const overlay of OVERLAYS) {
   test(`${overlay}: every alert links its runbook absolutely, under this overlay's base`, (t) => {
     const r = render(overlay);
     const rule = one(r, 'PrometheusRule');
-    const base: string = rule.metadata.annotations?.['schedule.example.com/runbook-base-url'] ?? '';
+    const base: string = rule.metadata.annotations?.['runbooks.schedule-backend/base-url'] ?? '';
     t.regex(base, /^https:\/\/[^/]+\/.+\/k8s\/README\.md$/, 'an absolute base set by the overlay');
     for (const alert of rule.spec.groups.flatMap((g: Any) => g.rules)) {
       t.is(alert.annotations?.runbook_url, `${base}#${String(alert.alert).toLowerCase()}`, `${alert.alert}: runbook_url`);
@@ -1181,16 +1319,23 @@ function nginxSize(value: string): number {
   return Number(m[1]) * ({ '': 1, k: 1024, m: 1024 ** 2, g: 1024 ** 3 } as Record<string, number>)[m[2]!.toLowerCase()]!;
 }
 
-test('the ingress admits every body an edge route accepts, rounded up to a MiB and no more', async (t) => {
+test('the optional ingress-nginx component admits every body an edge route accepts, rounded up to a MiB and no more', async (t) => {
   const largest = await largestRouteBody();
   t.log(`largest route body: ${largest.route}, ${largest.bytes} bytes`);
   t.true(largest.bytes >= 100 * 1024 * 1024, `the documented 100 MB uploads are the largest (${largest.route}: ${largest.bytes})`);
   const expected = `${Math.ceil(largest.bytes / 1024 ** 2)}m`;
-  for (const overlay of OVERLAYS) {
-    for (const ingress of find(render(overlay), 'Ingress')) {
+  const withIngress = renderEdited((k) => {
+    k.components = [...k.components, '../../components/ingress-nginx'];
+  });
+  const ingresses = withIngress.filter((o) => o.kind === 'Ingress');
+  t.deepEqual(ingresses.map(id).sort(), ['Ingress/schedule', 'Ingress/schedule-live'], 'components/ingress-nginx renders both Ingresses');
+  {
+    for (const ingress of ingresses) {
       const size = ingress.metadata.annotations?.['nginx.ingress.kubernetes.io/proxy-body-size'] ?? '1m';
-      t.true(nginxSize(size) >= largest.bytes, `${overlay} ${id(ingress)}: proxy-body-size ${size} cuts ${largest.route} (${largest.bytes} bytes)`);
-      t.is(size, expected, `${overlay} ${id(ingress)}: one number for body limits`);
+      t.true(nginxSize(size) >= largest.bytes, `${id(ingress)}: proxy-body-size ${size} cuts ${largest.route} (${largest.bytes} bytes)`);
+      t.is(size, expected, `${id(ingress)}: one number for body limits`);
+      t.is(ingress.spec.ingressClassName, 'nginx');
+      t.deepEqual(ingress.spec.rules.map((rule: Any) => rule.host), ['schedule.example.com'], `${id(ingress)}: the site's host`);
     }
   }
 });
@@ -1432,8 +1577,111 @@ test('k8s/README.md: the resources table says what the manifests ask, in every o
 
 test('k8s/README.md documents deploying, secrets, scaling and rolling back', (t) => {
   const readme = readFileSync(join(K8S, 'README.md'), 'utf8');
+  // The Gateway API path and the placeholder check come first; the Ingress is the optional path.
+  const at = (text: string) => readme.indexOf(text);
+  t.true(at('k8s/site-check.sh production') >= 0 && at('k8s/site-check.sh production') < at('## Prerequisites'), 'the placeholder command before the prerequisites');
+  t.true(at('## Gateway API') >= 0 && at('## Gateway API') < at('## Prerequisites'), 'the Gateway API section first');
+  t.true(at('## Gateway API') < at('components/ingress-nginx`) sets'), 'the Ingress after it');
   for (const overlay of OVERLAYS) t.true(readme.includes(`kubectl apply -k k8s/overlays/${overlay}`), `apply command for ${overlay}`);
   for (const word of ['Strimzi', 'CloudNativePG', 'OpenSearch', 'create secret generic', 'rollout undo', 'prometheus-adapter', 'external-secrets.txt']) {
     t.true(readme.includes(word), `mentions ${word}`);
   }
+});
+
+/** Runs k8s/site-check.sh on an overlay folder: its exit status and what it printed. */
+function siteCheck(dir: string): { status: number | null; stdout: string; stderr: string } {
+  tool ??= findKustomize();
+  if (typeof tool === 'string') throw new Error(tool);
+  // The script renders with `kustomize` or `kubectl kustomize`: put the one found here first on PATH.
+  const bin = mkdtempSync(join(tmpdir(), 'schedule-site-check-'));
+  try {
+    const kubectl = tool.args('x')[0] === 'kustomize';
+    // A command found on PATH is found there by the script too; an absolute one gets a stand-in.
+    if (tool.command.includes('/')) writeFileSync(join(bin, kubectl ? 'kubectl' : 'kustomize'), `#!/bin/sh\nexec '${tool.command}' "$@"\n`, { mode: 0o755 });
+    const path = `${bin}:${(process.env.PATH ?? '').split(':').filter((p) => !existsSync(join(p, 'kustomize'))).join(':')}`;
+    const run = spawnSync('sh', [join(K8S, 'site-check.sh'), dir], { encoding: 'utf8', env: { ...process.env, PATH: path }, timeout: 60_000 });
+    return { status: run.status, stdout: run.stdout, stderr: run.stderr };
+  } finally {
+    rmSync(bin, { recursive: true, force: true });
+  }
+}
+
+test('k8s/site-check.sh lists every placeholder the production overlay still renders, and nothing once the site is set', (t) => {
+  const shipped = siteCheck('production');
+  t.is(shipped.status, 1, shipped.stderr);
+  const lines = shipped.stdout.trim().split('\n');
+  // Each site value the repository ships as a placeholder shows up with the object it lands in.
+  for (const expected of [
+    /^Gateway\/schedule: hostname: schedule\.example\.com$/,
+    /^HTTPRoute\/schedule-live: - schedule\.example\.com$/,
+    /^ConfigMap\/schedule-config-[a-z0-9]+: PUBLIC_BASE_URL: https:\/\/schedule\.example\.com$/,
+    /^ConfigMap\/schedule-config-[a-z0-9]+: MAIL_FROM: no-reply@schedule\.example\.com$/,
+    /^ConfigMap\/schedule-config-[a-z0-9]+: STORAGE_URL: https:\/\/s3\.example\.com$/,
+    /^ObjectStore\/schedule-pg-backups: endpointURL: https:\/\/s3\.example\.com$/,
+    /^PrometheusRule\/schedule-alerts: runbook_url: https:\/\/git\.example\.com\//,
+    /^NetworkPolicy\/schedule-smtp: cidr: 192\.0\.2\.25\/32$/,
+    /^Deployment\/schedule-edge: image: registry\.example\.com\//,
+  ]) t.true(lines.some((line) => expected.test(line)), `${expected} among:\n${shipped.stdout}`);
+  t.regex(shipped.stderr, new RegExp(`^${lines.length} placeholder value\\(s\\) left`, 'm'));
+
+  // An operator's copy with the site values and the registry set: nothing left, exit 0.
+  const dir = mkdtempSync(join(tmpdir(), 'schedule-site-'));
+  try {
+    cpSync(K8S, join(dir, 'k8s'), { recursive: true });
+    const overlay = join(dir, 'k8s/overlays/production');
+    const site = parse(readFileSync(join(overlay, 'site.yaml'), 'utf8'));
+    Object.assign(site, { host: 'schedule.fan.test', runbookBaseUrl: 'https://git.fan.test/schedule/k8s/README.md', objectStoreUrl: 'https://s3.fan.test', microblogMirrorUrl: 'https://mirror.fan.test' });
+    site.smtp = { port: 587, cidr: '10.40.0.25/32', namespace: 'mail' };
+    writeFileSync(join(overlay, 'site.yaml'), stringify(site));
+    const file = join(overlay, 'kustomization.yaml');
+    const kustomization = parse(readFileSync(file, 'utf8'));
+    for (const image of kustomization.images) image.newName = image.newName.replace('registry.example.com', 'registry.fan.test');
+    writeFileSync(file, stringify(kustomization));
+    const set = siteCheck(overlay);
+    t.is(set.stdout, '', 'no placeholder line');
+    t.is(set.status, 0, set.stderr);
+    t.regex(set.stderr, /no placeholder left/);
+    // The host set once reaches every place that names it.
+    const objects = renderDir(overlay, 'the edited copy');
+    const config = objects.find((o) => o.kind === 'ConfigMap' && o.metadata.name.startsWith('schedule-config'))!;
+    t.is(config.data.PUBLIC_BASE_URL, 'https://schedule.fan.test');
+    t.is(config.data.MAIL_FROM, 'no-reply@schedule.fan.test');
+    t.deepEqual(objects.filter((o) => o.kind === 'HTTPRoute').map((o) => o.spec.hostnames), [['schedule.fan.test'], ['schedule.fan.test'], ['schedule.fan.test']]);
+    const smtp = objects.find((o) => o.kind === 'NetworkPolicy' && o.metadata.name === 'schedule-smtp')!;
+    t.deepEqual(smtp.spec.egress[0].to.map((peer: Any) => peer.ipBlock?.cidr ?? peer.namespaceSelector.matchLabels['kubernetes.io/metadata.name']), ['10.40.0.25/32', 'mail']);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  // A broken overlay is an error of its own, not a clean bill.
+  t.is(siteCheck(join(K8S, 'components')).status, 2);
+});
+
+test('the service starts each component through the egress declaration, and every declared component is started', (t) => {
+  const service = readFileSync(join(ROOT, 'app/service.ts'), 'utf8');
+  const looked = new Set([...service.matchAll(/plan\.(?:runs|require)\('([a-z-]+)'\)/g)].map((m) => m[1]!));
+  for (const m of service.matchAll(/for \(const shared of \[([^\]]*)\] as const\) plan\.require\(shared\)/g)) for (const name of m[1]!.matchAll(/'([a-z-]+)'/g)) looked.add(name[1]!);
+  t.deepEqual([...looked].sort(), Object.keys(COMPONENTS).sort(), 'app/service.ts asks the plan for exactly the declared components');
+  for (const role of WORKLOAD_ROLES) for (const c of ROLE_COMPONENTS[role]) t.true(c in COMPONENTS, `${role}: ${c} is a component`);
+  const bots = componentPlan(new Set(['bots'] as const));
+  t.false(bots.runs('mail-delivery'), 'bots deliver no mail');
+  t.true(bots.runs('bot-runner'));
+  t.throws(() => bots.require('outbox-relay' as Component), { message: /outbox-relay is started but not declared for roles bots/ });
+  t.notThrows(() => componentPlan(new Set()).require('database'), 'a process without a role (the demo seed) serves nothing');
+  t.true(componentPlan(new Set(['edge', 'actors'] as const)).runs('search-indexer'));
+});
+
+test('the optional Envoy Gateway component renders with the production overlay and targets its Gateway', (t) => {
+  const objects = renderEdited((k) => {
+    k.components = [...k.components, '../../components/envoy-gateway'];
+  });
+  const gateway = objects.find((o) => o.kind === 'Gateway')!;
+  const policies = objects.filter((o) => o.apiVersion === 'gateway.envoyproxy.io/v1alpha1');
+  t.deepEqual(policies.map(id), ['ClientTrafficPolicy/schedule']);
+  for (const policy of policies) {
+    t.is(policy.metadata.namespace, gateway.metadata.namespace, `${id(policy)}: beside the Gateway`);
+    t.deepEqual(policy.spec.targetRefs, [{ group: 'gateway.networking.k8s.io', kind: 'Gateway', name: gateway.metadata.name }]);
+  }
+  // Long enough for the largest upload and the live stream's heartbeats.
+  t.is(policies[0]!.spec.timeout.http.requestReceivedTimeout, '10m');
+  t.is(policies[0]!.spec.timeout.http.idleTimeout, '1h');
 });

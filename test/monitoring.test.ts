@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import test from 'ava';
 import type { SyntaxNode } from '@lezer/common';
 import { parser } from '@prometheus-io/lezer-promql';
-import { parseAllDocuments } from 'yaml';
+import { parse, parseAllDocuments } from 'yaml';
 import { adminToken, call, startTestService, type TestService } from './helpers/service.ts';
 
 const BASE = fileURLToPath(new URL('../k8s/base/', import.meta.url));
@@ -21,10 +21,21 @@ const EXTERNAL_METRICS: Record<string, string> = {
   cnpg_pg_stat_archiver_last_failed_time: 'CloudNativePG\'s instance exporter (PodMonitor schedule-pg): pg_stat_archiver of each PostgreSQL instance',
   cnpg_pg_stat_archiver_last_archived_time: 'CloudNativePG\'s instance exporter (PodMonitor schedule-pg): pg_stat_archiver of each PostgreSQL instance',
   barman_cloud_cloudnative_pg_io_last_available_backup_timestamp: 'the Barman Cloud plugin, through CloudNativePG\'s instance exporter (PodMonitor schedule-pg)',
+  up: 'Prometheus itself, per scrape target: whether the scrape answered (a target that vanished or fails has no metrics of its own)',
+  kube_pod_container_status_restarts_total: 'kube-state-metrics: restarts as the kubelet counts them (a crashing process cannot count its own)',
+  kube_pod_container_status_last_terminated_reason: 'kube-state-metrics: why a container last ended (OOMKilled is the kernel\'s verdict, after the process is gone)',
+  cnpg_collector_up: 'CloudNativePG\'s instance exporter (PodMonitor schedule-pg): whether PostgreSQL answers it',
+  cnpg_pg_replication_lag: 'CloudNativePG\'s instance exporter (PodMonitor schedule-pg): a standby\'s replay lag',
+  kubelet_volume_stats_available_bytes: 'the kubelet (kube-prometheus-stack scrapes it): free bytes of each PersistentVolumeClaim',
+  kubelet_volume_stats_capacity_bytes: 'the kubelet (kube-prometheus-stack scrapes it): size of each PersistentVolumeClaim',
+  cnpg_pgbouncer_pools_cl_waiting: 'CloudNativePG\'s PgBouncer exporter (PodMonitor schedule-pg-pooler): clients waiting for a server connection',
+  kafka_consumergroup_lag: 'Strimzi\'s Kafka Exporter (PodMonitor schedule-kafka): lag per consumer group and partition as the brokers see it',
+  kafka_topic_partition_under_replicated_partition: 'Strimzi\'s Kafka Exporter (PodMonitor schedule-kafka): partitions missing an in-sync replica',
+  kafka_brokers: 'Strimzi\'s Kafka Exporter (PodMonitor schedule-kafka): brokers in the cluster; its absence means the exporter is not scraped',
 };
 
 /** Label matchers that make a selector this deployment's own series, whichever exporter serves them. */
-const OWN_SERIES = [/\bapp="schedule-backend"/, /\bcluster="schedule-pg"/];
+const OWN_SERIES = [/\bapp="schedule-backend"/, /\bcluster="schedule-(pg|kafka)"/, /\bpersistentvolumeclaim=~"schedule-pg-/];
 
 /** The alerts operating the service needs, by what they watch. */
 const REQUIRED_ALERTS = [
@@ -41,22 +52,55 @@ const REQUIRED_ALERTS = [
   'ScheduleReadinessFlapping', // readiness flapping
   'SchedulePostgresWalArchivingFailing', // CloudNativePG WAL archiving
   'SchedulePostgresBackupMissing', // no successful base backup in 26 hours
+  'SchedulePostgresBackupMetricAbsent', // the backup-age metric vanished (components/backups)
+  'ScheduleTargetsMissing', // a role's scrape targets disappeared
+  'ScheduleTargetsDown', // no pod of a role answers its scrape
+  'ScheduleMetricsAbsent', // absent(): no target of a role at all
+  'SchedulePodRestarting', // container restarts
+  'ScheduleOOMKilled', // out-of-memory kills
+  'ScheduleLiveConnectionsNearLimit', // live connections against LIVE_MAX_CONNECTIONS
+  'ScheduleLiveDeliveryLagHigh', // live delivery lag
+  'ScheduleLiveSubscribersDropped', // dropped live subscribers
+  'SchedulePostgresInstanceDown', // a PostgreSQL instance down
+  'SchedulePostgresMetricsAbsent', // absent(): no instance metrics
+  'SchedulePostgresReplicationLag', // replication lag
+  'SchedulePostgresVolumeFilling', // volume space
+  'SchedulePgBouncerDown', // the pooler
+  'SchedulePgBouncerClientsWaiting', // the pooler's queue
+  'ScheduleKafkaConsumerGroupLag', // consumer lag per group (Kafka Exporter)
+  'ScheduleKafkaUnderReplicated', // partition replication
+  'ScheduleKafkaMetricsAbsent', // absent(): the exporter not scraped
 ];
 
 type Any = any;
 const manifests = parseAllDocuments(readFileSync(join(BASE, 'monitoring.yaml'), 'utf8')).map((doc) => doc.toJS() as Any);
 const rule = manifests.find((o) => o.kind === 'PrometheusRule');
-const alerts: Array<{ alert: string; expr: string; for?: string; annotations?: Record<string, string> }> = rule.spec.groups.flatMap((g: Any) => g.rules);
+/** Rule groups a component adds to the PrometheusRule (a JSON patch `add /spec/groups/-`). */
+const componentGroups = ['backups'].flatMap((component) => (parse(readFileSync(join(BASE, `../components/${component}/alerts.yaml`), 'utf8')) as Any[])
+  .filter((op) => op.op === 'add' && op.path === '/spec/groups/-').map((op) => op.value));
+const alerts: Array<{ alert: string; expr: string; for?: string; annotations?: Record<string, string> }> = [...rule.spec.groups, ...componentGroups].flatMap((g: Any) => g.rules);
+/**
+ * `absent()` guards: an absent series has no labels but its selector's equality matchers, so it
+ * cannot carry the namespace; one fires only when no environment has the series at all.
+ */
+const isAbsenceGuard = (expr: string) => /^absent\(/.test(expr.trim()) && expr.split(/\bor\b/).every((part) => /^\s*absent\([^()]*\)\s*$/.test(part));
+
+/** prometheus-adapter's rules for the HPA (components/in-flight-autoscaling), templates filled in as the adapter does. */
+const adapterRules: Array<{ seriesQuery: string; metricsQuery: string; name: { as: string } }> =
+  parse(readFileSync(join(BASE, '../components/in-flight-autoscaling/prometheus-adapter-rules.yaml'), 'utf8')).rules.custom;
+const adapterQuery = (rule: { seriesQuery: string; metricsQuery: string }) =>
+  rule.metricsQuery.replaceAll('<<.Series>>', /^[a-z_:][a-z0-9_:]*/.exec(rule.seriesQuery)![0]).replaceAll('<<.LabelMatchers>>', 'namespace="schedule", pod=~"schedule-edge-.+"').replaceAll('<<.GroupBy>>', 'pod');
 const dashboard = JSON.parse(readFileSync(join(BASE, 'monitoring/dashboard.json'), 'utf8'));
 const panels: Any[] = dashboard.panels.filter((p: Any) => p.type !== 'row');
 
 /** The PrometheusRule annotation each overlay sets to its runbook base; its replacements copy it into every rule. */
-const RUNBOOK_BASE = 'schedule.example.com/runbook-base-url';
+const RUNBOOK_BASE = 'runbooks.schedule-backend/base-url';
 
 /** Every expression with where it comes from. */
 const expressions: Array<{ where: string; expr: string }> = [
   ...alerts.map((a) => ({ where: `alert ${a.alert}`, expr: a.expr })),
   ...panels.flatMap((p) => p.targets.map((target: Any) => ({ where: `panel "${p.title}" ${target.refId}`, expr: target.expr as string }))),
+  ...adapterRules.flatMap((r) => [{ where: `adapter rule ${r.name.as} seriesQuery`, expr: r.seriesQuery }, { where: `adapter rule ${r.name.as} metricsQuery`, expr: adapterQuery(r) }]),
 ];
 
 /** Syntax errors (lezer error nodes) and the metric names the expression selects. */
@@ -105,6 +149,10 @@ function aggregations(expr: string): Array<{ text: string; by: string[] | null }
 
 test('several environments: every alert keeps the namespace, every panel filters on the dashboard\'s namespace variable', (t) => {
   for (const a of alerts) {
+    if (isAbsenceGuard(a.expr)) {
+      t.notRegex(a.annotations?.description ?? '', /\$labels\.namespace/, `${a.alert}: an absent series has no namespace to name`);
+      continue;
+    }
     const found = aggregations(a.expr);
     // An expression without aggregation keeps every label of its series, namespace included.
     for (const agg of found) t.true(agg.by?.includes('namespace') ?? false, `${a.alert}: "${agg.text}..." aggregates away the namespace`);
@@ -124,9 +172,11 @@ test('several environments: every alert keeps the namespace, every panel filters
 });
 
 test('every alert is scoped: aggregated by namespace, on this deployment\'s own series', (t) => {
+  t.true(isAbsenceGuard('absent(up{app="a", role="edge"}) or absent(up{app="a", role="bots"})'), 'the guard check sees a guard');
+  t.false(isAbsenceGuard('absent(up{app="a"}) or sum by (namespace) (x{app="a"}) > 0'), 'and a mixed expression is none');
   for (const a of alerts) {
     const found = aggregations(a.expr);
-    t.true(found.length > 0, `${a.alert}: aggregates (by namespace)`);
+    t.true(found.length > 0 || isAbsenceGuard(a.expr), `${a.alert}: aggregates (by namespace)`);
     for (const agg of found) t.true(agg.by?.includes('namespace') ?? false, `${a.alert}: "${agg.text}..." keeps the namespace`);
     // Each selector names this deployment's series, or is joined on namespace and pod with one that does.
     const selectors = [...a.expr.matchAll(/\b([a-z_:][a-z0-9_:]*)\{([^}]*)\}/g)];
@@ -239,6 +289,42 @@ test('one PodMonitor per role, on the metrics port the pods declare', (t) => {
     const relabel = Object.fromEntries(monitor.spec.podMetricsEndpoints[0].relabelings.map((r: Any) => [r.targetLabel, r.replacement]));
     t.deepEqual(relabel, { app: 'schedule-backend', role });
   }
+});
+
+test('absent() guards every exporter whose series an alert reads, since a vanished series silences its alerts', (t) => {
+  const guarded = alerts.filter((a) => isAbsenceGuard(a.expr)).flatMap((a) => [...a.expr.matchAll(/absent\(([^)]*)\)/g)].map((m) => m[1]!.replace(/\s+/g, '')));
+  for (const selector of [
+    'up{app="schedule-backend",role="edge"}', 'up{app="schedule-backend",role="actors"}', 'up{app="schedule-backend",role="bots"}',
+    'cnpg_collector_up{cluster="schedule-pg"}', 'kafka_brokers{cluster="schedule-kafka"}',
+    'barman_cloud_cloudnative_pg_io_last_available_backup_timestamp{cluster="schedule-pg"}',
+  ]) t.true(guarded.includes(selector), `absent(${selector}) guards its exporter`);
+  // Each guard waits for a scrape or two to be missed before it fires.
+  for (const a of alerts.filter((x) => isAbsenceGuard(x.expr))) t.true(seconds(a.for ?? '0s') >= 600, `${a.alert}: for at least 10 minutes`);
+});
+
+test('the pooler and Kafka are scraped: PodMonitors on their exporters, Strimzi\'s metrics and Kafka Exporter on', (t) => {
+  const monitor = (name: string) => manifests.find((o) => o.kind === 'PodMonitor' && o.metadata.name === name);
+  const postgres = parseAllDocuments(readFileSync(join(BASE, 'postgres.yaml'), 'utf8')).map((doc) => doc.toJS() as Any);
+  const pooler = postgres.find((o) => o?.kind === 'Pooler');
+  t.deepEqual(monitor('schedule-pg-pooler')?.spec.selector.matchLabels, { 'cnpg.io/poolerName': pooler.metadata.name }, 'CloudNativePG labels the pooler pods with its name');
+  t.is(monitor('schedule-pg-pooler')?.spec.podMetricsEndpoints[0].port, 'metrics', 'the PgBouncer exporter port (9127)');
+  const kafkaObjects = parseAllDocuments(readFileSync(join(BASE, 'kafka.yaml'), 'utf8')).map((doc) => doc.toJS() as Any);
+  const kafka = kafkaObjects.find((o) => o?.kind === 'Kafka');
+  t.truthy(kafka.spec.kafka.metricsConfig?.type, 'the brokers export metrics');
+  t.truthy(kafka.spec.kafkaExporter, 'the Kafka Exporter runs');
+  const kafkaMonitor = monitor('schedule-kafka');
+  t.is(kafkaMonitor?.spec.selector.matchLabels['strimzi.io/cluster'], kafka.metadata.name);
+  t.deepEqual(kafkaMonitor?.spec.selector.matchExpressions[0].values, [`${kafka.metadata.name}-kafka`, `${kafka.metadata.name}-kafka-exporter`], 'the brokers and the exporter (strimzi.io/name)');
+  t.is(kafkaMonitor?.spec.podMetricsEndpoints[0].port, 'tcp-prometheus', 'Strimzi\'s metrics port name');
+  t.deepEqual(Object.fromEntries(kafkaMonitor.spec.podMetricsEndpoints[0].relabelings.map((r: Any) => [r.targetLabel, r.replacement])), { cluster: kafka.metadata.name });
+});
+
+test('the HPA\'s Pods metrics are the ones prometheus-adapter\'s rules serve', (t) => {
+  const component = parse(readFileSync(join(BASE, '../components/in-flight-autoscaling/kustomization.yaml'), 'utf8'));
+  const metrics = component.patches.flatMap((p: Any) => parse(p.patch) as Any[]).filter((op: Any) => op.value?.type === 'Pods').map((op: Any) => op.value.pods.metric.name);
+  t.deepEqual(metrics.sort(), adapterRules.map((r) => r.name.as).sort());
+  t.true(metrics.includes('live_connections'), 'the edge scales on live connections per pod');
+  t.is(adapterQuery(adapterRules.find((r) => r.name.as === 'live_connections')!), 'sum(live_subscribers{namespace="schedule", pod=~"schedule-edge-.+"}) by (pod)');
 });
 
 // ---- against the running service -------------------------------------------------------------

@@ -106,6 +106,8 @@ export async function startLiveEdge(s: Services): Promise<LiveEdge> {
           for (const [limit, count] of Object.entries(refusedCounts)) this.inc({ limit }, count);
         },
       });
+      // The limit beside the count, so an alert can compare the two per pod.
+      new Gauge({ name: 'live_max_connections', help: 'Live calendar connections one process accepts (LIVE_MAX_CONNECTIONS)', registers: [registry] }).set(settings.maxConnections);
       lagHistogram = new Histogram({
         name: 'live_delivery_lag_seconds', help: 'From a change written (under the change-log lock, just before its commit) to its fan-out on this replica',
         buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10], registers: [registry],
