@@ -30,17 +30,21 @@ export async function drainedBelow(backlog: () => number, limit: number, gone: (
   while (!gone() && backlog() > limit) await new Promise((resolve) => setTimeout(resolve, 20));
 }
 
-/** Takes a resume's price from a network's budget: false when the network has spent it (the resume then gets a reset, not a replay). */
-export type ResumeBudget = (network: string, source: ReplaySource) => boolean;
+/** Takes the price of a page of a resume's replay from a network's budget: false when the network has spent it (the resume then gets a reset). */
+export type ResumeBudget = (network: string, source: ReplaySource, rows: number) => boolean;
+
+/** Changes of a replay from memory that cost one unit of the query budget. */
+export const ROWS_PER_UNIT = 100;
 
 /**
- * Resumes paid from the query budget, keyed by the client's network (an IPv4 /24, an IPv6 /48):
- * one from the hub's memory costs 1, one that reads PostgreSQL `databaseCost`.
+ * Resumes paid from the query budget, keyed by the client's network (an IPv4 /24, an IPv6 /48),
+ * page by page (at most 500 changes): a page from the hub's memory costs a unit per 100 changes
+ * (a short absence costs 1), one read from PostgreSQL `databaseCost`.
  */
 export function resumeBudget(budget: QueryBudget, databaseCost: number): ResumeBudget {
-  return (network, source) => {
+  return (network, source, rows) => {
     try {
-      budget.take(network, source === 'memory' ? 1 : databaseCost);
+      budget.take(network, source === 'memory' ? Math.max(1, Math.ceil(rows / ROWS_PER_UNIT)) : databaseCost);
       return true;
     } catch (error) {
       if (error instanceof HttpError) return false;

@@ -163,7 +163,7 @@ export function sseTransport(hub: LiveHub, limits: ConnectionLimits, resumes: Re
       replay: (message) => deliver(stream, message),
       gone: () => stream.closed,
       drained: () => drainedBelow(() => stream.queued, settings.maxBufferedBytes / 2, () => stream.closed),
-      afford: (source) => resumes(network, source),
+      afford: (source, rows) => resumes(network, source, rows),
       live: ({ seq, reset }) => {
         if (stream.closed) return;
         if (reset) deliver(stream, resetMessage(seq));

@@ -4,7 +4,7 @@
 // socket's messages keep their order. The hub sends each change once per topic.
 import uWS from 'uWebSockets.js';
 import type { LiveHub, Channel, JoinOutcome } from '../../shared/live/live-hub.ts';
-import { MONTH_KEY, resetMessage, type LiveMessage } from '../../shared/live/messages.ts';
+import { MONTH_KEY, resetMessage, wireBytes, type LiveMessage } from '../../shared/live/messages.ts';
 import type { Logger } from '../../shared/runtime/logger.ts';
 import { allLines } from '../header-lines.ts';
 import { clientIp } from '../client-address.ts';
@@ -151,13 +151,13 @@ export function webSocketTransport(app: () => uWS.TemplatedApp, hub: LiveHub, li
     await hub.join(added, request.since, {
       replay: (message: LiveMessage) => {
         counters.sent('websocket', 1);
-        send(ws, state, message.json);
+        if (!state.closed) ws.send(wireBytes(message));
       },
       // Already live on other months: what reached the socket live is not sent again.
       skip: (message) => wasLive && message.seq <= hub.latest && message.seq > state.liveFrom && (message.type === 'reset' || message.months.some((month) => state.months.has(month))),
       gone: () => state.closed,
       drained: () => drainedBelow(() => ws.getBufferedAmount(), settings.maxBufferedBytes / 2, () => state.closed),
-      afford: (source) => resumes(state.network, source),
+      afford: (source, rows) => resumes(state.network, source, rows),
       live: ({ seq, reset }: JoinOutcome) => {
         if (state.closed) return;
         if (reset) send(ws, state, resetMessage(seq).json);

@@ -43,8 +43,8 @@ export interface JoinHandlers {
   skip?(message: LiveMessage): boolean;
   /** Resolves when what the replay sent so far has mostly left the process. */
   drained?(): Promise<void>;
-  /** Pays for a resume from the client's budget; false: it goes live with a reset instead of a replay. */
-  afford?(source: ReplaySource): boolean;
+  /** Pays for a page of replay (at most `rows` rows) from the client's budget; false: it goes live with a reset instead. */
+  afford?(source: ReplaySource, rows: number): boolean;
 }
 
 /** Where a resume's replay comes from: the hub's memory of recent rows, or PostgreSQL. */
@@ -61,6 +61,9 @@ interface SharedPage {
 export type JoinOutcome = { seq: number; reset: boolean };
 
 const REPLAY_PAGE = 500;
+/** Messages a replay sends to one subscriber in one turn of the event loop: other work (a /healthz, another socket) runs between turns. */
+const REPLAY_STEP = 100;
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 /** Rows kept in memory for replays (about 1 KB each). */
 const RECENT_ROWS = 2_000;
 /** Longest a resuming subscriber waits for this replica to reach a seq another replica already sent. */
@@ -247,9 +250,11 @@ export class LiveHub {
     if (since === null) return goLive(false);
     const watched = new Set(months);
     const sorted = [...watched].sort();
-    // A resume is paid for before any work: past the client's budget it is told to refetch instead.
-    let paidDatabase = !this.inMemory(since);
-    if (handlers.afford && !handlers.afford(paidDatabase ? 'database' : 'memory')) return goLive(true);
+    // A resume pays for each page before it is built, the first before any work: past the
+    // client's budget it is told to refetch instead, so its cost follows the range it asks for.
+    const pay = (source: ReplaySource, rows: number) => !handlers.afford || handlers.afford(source, rows);
+    if (!pay(this.inMemory(since) ? 'memory' : 'database', Math.min(REPLAY_STEP, this.delivered - since))) return goLive(true);
+    let prepaid = true;
     // Whether `since` is still kept (retention) and was ever written here (another database, a restore).
     const bounds = await this.bounds();
     if (handlers.gone()) return;
@@ -257,30 +262,35 @@ export class LiveHub {
     if (since > this.delivered) await this.reach(since);
     if (handlers.gone()) return;
     let cursor = since;
-    // Page by page, each built once for every subscriber that needs it: the main thread's work per
-    // step is one page, whatever `since` says, and the next page waits for the client to read.
+    // Step by step, each page built once for every subscriber that needs it: the main thread's
+    // work per turn is one step, whatever `since` says, and the next waits for the client to read.
     for (;;) {
       if (cursor >= this.delivered) return goLive(false);
-      if (this.inMemory(cursor)) {
+      const source = this.inMemory(cursor) ? 'memory' : 'database';
+      if (!prepaid && !pay(source, Math.min(source === 'memory' ? REPLAY_STEP : REPLAY_PAGE, this.delivered - cursor))) return goLive(true);
+      prepaid = false;
+      if (source === 'memory') {
         const first = this.firstAfter(cursor);
-        const rows = this.recent.slice(first, first + REPLAY_PAGE);
+        const rows = this.recent.slice(first, first + REPLAY_STEP);
         this.replay(collapseResets(rows.flatMap((row) => this.messagesFor(row, watched, this.birthdays))), watched, handlers);
         cursor = rows.at(-1)!.seq;
       } else {
-        if (!paidDatabase) {
-          // Fell out of memory while the client read: the rest is read from PostgreSQL, at its price.
-          if (handlers.afford && !handlers.afford('database')) return goLive(true);
-          paidDatabase = true;
-        }
         const page = await this.sharedPage(cursor, this.delivered, sorted);
         if (handlers.gone()) return;
         if (page.prunedThrough > cursor) return goLive(true);
-        this.replay(page.messages, watched, handlers);
+        for (let i = 0; i < page.messages.length; i += REPLAY_STEP) {
+          if (i > 0) {
+            await nextTurn();
+            if (handlers.gone()) return;
+          }
+          this.replay(page.messages.slice(i, i + REPLAY_STEP), watched, handlers);
+        }
         cursor = page.through;
       }
-      // Synchronous with the replay: nothing can be fanned out in between.
+      // Synchronous with the replay's last step: nothing can be fanned out in between.
       if (cursor >= this.delivered) return goLive(false);
       await handlers.drained?.();
+      await nextTurn();
       if (handlers.gone()) return;
     }
   }
