@@ -351,8 +351,9 @@ export async function startService(config: Config, options: ServiceOptions = {})
         if (edge) {
           if (config.shutdownDelayMs > 0) await new Promise((r) => setTimeout(r, config.shutdownDelayMs));
           edge.stopListening();
-          await live?.close(); // 1001 and the end of every stream: clients reconnect elsewhere
+          // Within the same timeout: spreading the live closes does not lengthen the stop.
           const deadline = Date.now() + config.shutdownTimeoutMs;
+          await live?.close(config.shutdownTimeoutMs / 2); // 1001 and the end of every stream, spread out: clients reconnect elsewhere
           while (edge.inFlight() > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
           if (edge.inFlight() > 0) logger.warn({ inFlight: edge.inFlight() }, 'shutdown timeout: closing with requests in flight');
           edge.closeConnections();

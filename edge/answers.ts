@@ -65,8 +65,33 @@ const writeResponse = (res: uWS.HttpResponse, ctx: Context, status: number, head
   }
   if (body === null) res.endWithoutBody(0);
   else if (ctx.method === 'head') res.endWithoutBody(typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength);
+  else if (typeof body !== 'string' && body.byteLength > STREAM_FROM_BYTES) endFromShared(res, body);
   else res.end(body);
 };
+
+/** Bodies larger than this (a calendar feed) are sent from the caller's bytes as the client reads. */
+const STREAM_FROM_BYTES = 64 * 1024;
+
+/**
+ * Sends a large body without a copy per client: `end` would copy what the socket cannot take now
+ * into uWS's buffer, so a hundred slow readers of a cached 4 MB feed would hold a hundred copies.
+ * `tryEnd` writes only what the socket takes; the rest is written from the same shared bytes when
+ * it drains.
+ */
+function endFromShared(res: uWS.HttpResponse, body: Uint8Array): void {
+  const total = body.byteLength;
+  const start = res.getWriteOffset();
+  const [ok, done] = res.tryEnd(body, total);
+  if (ok || done) return;
+  let gone = false;
+  // Still sending after the handler returned: uWS needs an abort handler (it replaces the request's, which has run its course).
+  res.onAborted(() => void (gone = true));
+  res.onWritable((offset) => {
+    if (gone) return true;
+    const [written] = res.tryEnd(body.subarray(offset - start), total);
+    return written;
+  });
+}
 
 /** The answering functions of one edge; the request handler (request-handler.ts) calls them. */
 export type Answers = ReturnType<typeof createAnswers>;

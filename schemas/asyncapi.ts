@@ -65,7 +65,7 @@ export function buildAsyncApi(info: { version: string; host: string; limits: { m
     error: {
       name: 'error', title: 'Error', contentType: 'application/json',
       summary: 'A refused message or connection; the server closes the socket after it (1008 policy, 1013 server busy, 1011 unavailable).',
-      payload: object({ type: { const: 'error' }, code: { type: 'string', examples: ['invalid_message', 'unknown_type', 'invalid_months', 'invalid_month', 'too_many_months', 'invalid_since', 'too_many_connections', 'server_busy', 'service_unavailable'] }, error: { type: 'string', description: 'Korean message for people' } }, ['type', 'code', 'error']),
+      payload: object({ type: { const: 'error' }, code: { type: 'string', examples: ['invalid_message', 'unknown_type', 'invalid_months', 'invalid_month', 'too_many_months', 'invalid_since', 'too_many_connections', 'server_busy', 'service_unavailable', 'message_too_large', 'too_many_messages', 'rate_limited'] }, error: { type: 'string', description: 'Korean message for people' } }, ['type', 'code', 'error']),
     },
   };
   const ref = (name: string) => ({ $ref: `#/components/messages/${name}` });
@@ -82,7 +82,7 @@ export function buildAsyncApi(info: { version: string; host: string; limits: { m
       description: [
         'Open calendar pages see a schedule created, changed or deleted the moment its transaction commits, on any replica. One stream, two transports on `GET /api/schedules/live`: a WebSocket (upgrade) and Server-Sent Events (`Accept: text/event-stream`).',
         'Every change carries `seq`, one increasing sequence shared by all replicas. Reconnect with the highest seq received (`since`, or EventSource\'s own Last-Event-ID) to receive every change missed, in order and once, within the retention window (at least 24 hours and the newest 10,000 changes); older than that, one `reset` says to refetch the months.',
-        `Limits: connections per client address and per process (SSE: 429 / 503; WebSocket: close 1008 / 1013), ${info.limits.maxMonths} months per connection, a subscriber that stops reading is dropped once its unsent bytes pass the server's limit (it resumes with since). WebSocket pings keep idle connections; SSE sends a comment line every ${info.limits.heartbeatSeconds} s. A replica that stops closes sockets with 1001 and ends streams: reconnect.`,
+        `Limits: connections per client address, per network and per process (SSE: 429 / 503; WebSocket: close 1008 / 1013), ${info.limits.maxMonths} months per connection, a WebSocket message of at most 4 KiB (longer: close 1009), 4 subscribe/unsubscribe messages waiting and 2 a second after a burst of 20 (past them: close 1008), resumes paid from the network's budget (past it: a reset instead of the replay), a subscriber that stops reading is dropped once its unsent bytes pass the server's limit (it resumes with since). WebSocket pings keep idle connections; SSE sends a comment line every ${info.limits.heartbeatSeconds} s. A replica that stops closes sockets with 1001 and ends streams: reconnect.`,
         'The month listing (`GET /api/schedules?year=&month=`) reads every change already delivered.',
       ].join('\n\n'),
     },

@@ -13,7 +13,7 @@ export const ERROR_CODES = [
   'database_unavailable', 'upload_busy', 'server_busy', 'shutting_down', 'invalid_client_address', 'mail_queue_full', 'control_character',
   // the live calendar (also the `code` of its WebSocket error messages)
   'not_acceptable', 'invalid_months', 'invalid_month', 'too_many_months', 'invalid_since', 'too_many_connections',
-  'invalid_message', 'unknown_type',
+  'invalid_message', 'unknown_type', 'message_too_large', 'too_many_messages',
   // optimistic concurrency: If-Match named a version that is no longer current
   'precondition_failed',
 ] as const;

@@ -7,7 +7,8 @@ import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
 import type { Services } from '../../shared/services.ts';
 import { LiveHub } from '../../shared/live/live-hub.ts';
 import { ConnectionLimits } from './connection-limits.ts';
-import { liveSettings, type LiveCounters, type Transport } from './live-settings.ts';
+import { liveSettings, resumeBudget, type LiveCounters, type Transport } from './live-settings.ts';
+import { queryBudget } from '../routes/suggestions.ts';
 import { sseTransport } from './sse.ts';
 import { webSocketTransport } from './websocket.ts';
 
@@ -23,8 +24,8 @@ export interface LiveEdge {
   subscribers(): Record<Transport, number>;
   /** Reads the change log now (after a write, a schedule.changed message). */
   wake(): void;
-  /** Ends every stream and closes every socket with 1001, then stops following the log. */
-  close(): Promise<void>;
+  /** Ends every stream and closes every socket with 1001, spread over at most `spreadMs`, then stops following the log. */
+  close(spreadMs?: number): Promise<void>;
   /** Adds the live metrics to a registry. */
   register(registry: Registry): void;
 }
@@ -33,7 +34,7 @@ export async function startLiveEdge(s: Services): Promise<LiveEdge> {
   const settings = liveSettings(s.config);
   const sentCounts: Record<Transport, number> = { websocket: 0, sse: 0 };
   const droppedCounts: Record<Transport, number> = { websocket: 0, sse: 0 };
-  const refusedCounts: Record<string, number> = { client: 0, process: 0 };
+  const refusedCounts: Record<string, number> = { client: 0, network: 0, process: 0 };
   const lags: number[] = [];
   let lagHistogram: Histogram | null = null;
   const counters: LiveCounters = {
@@ -51,10 +52,12 @@ export async function startLiveEdge(s: Services): Promise<LiveEdge> {
     },
   });
   await hub.start();
-  const limits = new ConnectionLimits(settings.maxConnectionsPerClient, settings.maxConnections);
+  const limits = new ConnectionLimits({ perClient: settings.maxConnectionsPerClient, perNetwork: settings.maxConnectionsPerNetwork, networkSharePercent: settings.maxNetworkSharePercent, total: settings.maxConnections });
+  // Resumes are paid from the client's network's bucket of the query budget that search uses.
+  const resumes = resumeBudget(queryBudget(s), settings.resumeCost);
   let uwsApp: uWS.TemplatedApp | null = null;
-  const ws = webSocketTransport(() => uwsApp!, hub, limits, settings, counters, s.logger);
-  const sse = sseTransport(hub, limits, settings, counters, s.logger);
+  const ws = webSocketTransport(() => uwsApp!, hub, limits, resumes, settings, counters, s.logger);
+  const sse = sseTransport(hub, limits, resumes, settings, counters, s.logger);
   const subscribers = () => ({ websocket: ws.count(), sse: sse.count() });
   // A subscriber over its buffer limit at two sweeps in a row, its backlog not shrinking, is not reading.
   const sweeper = setInterval(() => {
@@ -72,10 +75,9 @@ export async function startLiveEdge(s: Services): Promise<LiveEdge> {
     },
     subscribers,
     wake: () => hub.wake(),
-    close: async () => {
+    close: async (spreadMs = 0) => {
       clearInterval(sweeper);
-      sse.closeAll();
-      ws.closeAll();
+      await Promise.all([sse.closeAll(spreadMs), ws.closeAll(spreadMs)]);
       await hub.stop();
     },
     register: (registry) => {
@@ -100,7 +102,7 @@ export async function startLiveEdge(s: Services): Promise<LiveEdge> {
         },
       });
       new Counter({
-        name: 'live_connections_refused_total', help: 'Live connections refused by the per-client or the process-wide limit', labelNames: ['limit'] as const, registers: [registry],
+        name: 'live_connections_refused_total', help: 'Live connections refused by the per-client, the per-network or the process-wide limit', labelNames: ['limit'] as const, registers: [registry],
         collect() {
           this.reset();
           for (const [limit, count] of Object.entries(refusedCounts)) this.inc({ limit }, count);

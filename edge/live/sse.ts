@@ -4,18 +4,17 @@
 // own channel in the hub; a stream that stops reading is ended once its unsent bytes pass the limit.
 import type uWS from 'uWebSockets.js';
 import type { LiveHub, Channel } from '../../shared/live/live-hub.ts';
-import { MONTH_KEY, resetMessage, sseEvent, type LiveMessage } from '../../shared/live/messages.ts';
+import { MONTH_KEY, resetMessage, sseEvent, sseFrame, type LiveMessage } from '../../shared/live/messages.ts';
 import type { Logger } from '../../shared/runtime/logger.ts';
 import { requestIdOf, requestIdText } from '../request-id.ts';
 import { allLines } from '../header-lines.ts';
 import { clientIp } from '../client-address.ts';
 import { HttpError } from '../../shared/errors.ts';
-import type { ConnectionLimits } from './connection-limits.ts';
-import { drainedBelow, HARD_MARGIN_BYTES, type LiveCounters, type LiveSettings } from './live-settings.ts';
+import type { ConnectionLimits, Held } from './connection-limits.ts';
+import { closeSpread, drainedBelow, HARD_MARGIN_BYTES, jitteredRetry, refusal, type LiveCounters, type LiveSettings, type ResumeBudget } from './live-settings.ts';
 
-interface Stream {
+interface Stream extends Held {
   res: uWS.HttpResponse;
-  key: string;
   closed: boolean;
   /** Frames waiting for the socket to drain, and their bytes. */
   queue: string[];
@@ -60,11 +59,11 @@ export interface SseTransport {
   count(): number;
   /** Drops the streams whose queued bytes stayed over the limit since the last sweep without shrinking. */
   sweep(): void;
-  /** Ends every stream (graceful stop): EventSource reconnects, to another replica. */
-  closeAll(): void;
+  /** Ends every stream (graceful stop), spread over `spreadMs`: EventSource reconnects, to another replica, not all at once. */
+  closeAll(spreadMs: number): Promise<void>;
 }
 
-export function sseTransport(hub: LiveHub, limits: ConnectionLimits, settings: LiveSettings, counters: LiveCounters, logger: Logger): SseTransport {
+export function sseTransport(hub: LiveHub, limits: ConnectionLimits, resumes: ResumeBudget, settings: LiveSettings, counters: LiveCounters, logger: Logger): SseTransport {
   const streams = new Set<Stream>();
 
   const end = (stream: Stream) => {
@@ -72,7 +71,7 @@ export function sseTransport(hub: LiveHub, limits: ConnectionLimits, settings: L
     stream.closed = true;
     streams.delete(stream);
     if (stream.channel) hub.unregister(stream.channel);
-    limits.give(stream.key);
+    limits.give(stream);
   };
   const flush = (stream: Stream) => {
     stream.congested = false;
@@ -105,7 +104,7 @@ export function sseTransport(hub: LiveHub, limits: ConnectionLimits, settings: L
   };
   const deliver = (stream: Stream, message: LiveMessage) => {
     counters.sent('sse', 1);
-    write(stream, sseEvent(message));
+    write(stream, sseFrame(message));
   };
 
   const heartbeat = setInterval(() => {
@@ -137,13 +136,14 @@ export function sseTransport(hub: LiveHub, limits: ConnectionLimits, settings: L
       throw error;
     }
     if ('status' in parsed) return answer('400 Bad Request', parsed.code, parsed.error);
-    const { admission, key } = limits.take(address);
+    const { admission, key, network } = limits.take(address);
     if (admission !== 'ok') {
       counters.refused(admission);
-      if (admission === 'client') return answer('429 Too Many Requests', 'too_many_connections', `한 주소에서 열 수 있는 실시간 연결은 ${settings.maxConnectionsPerClient}개까지입니다.`, [['Retry-After', '30']]);
-      return answer('503 Service Unavailable', 'server_busy', '실시간 연결이 너무 많습니다. 잠시 후 다시 연결해 주세요.', [['Retry-After', '5']]);
+      const { code, error } = refusal(admission, settings, limits.maxPerNetwork);
+      if (admission === 'process') return answer('503 Service Unavailable', code, error, [['Retry-After', '5']]);
+      return answer('429 Too Many Requests', code, error, [['Retry-After', '30']]);
     }
-    const stream: Stream = { res, key, closed: false, queue: [], queued: 0, congested: false, channel: null, backlog: 0 };
+    const stream: Stream = { res, key, network, closed: false, queue: [], queued: 0, congested: false, channel: null, backlog: 0 };
     streams.add(stream);
     res.onAborted(() => end(stream));
     res.onWritable(() => {
@@ -155,13 +155,15 @@ export function sseTransport(hub: LiveHub, limits: ConnectionLimits, settings: L
       for (const [name, value] of EVENT_STREAM_HEADERS) res.writeHeader(name, value);
       res.writeHeader('X-Request-Id', id);
       // Sent at once, so the client (and any proxy) sees the stream open before the first change.
-      res.write(`retry: 2000\n: ${hub.latest}\n\n`);
+      // The reconnect delay differs per stream: a stopped replica's clients come back spread out.
+      res.write(`retry: ${jitteredRetry()}\n: ${hub.latest}\n\n`);
     });
     const channel: Channel = { months: parsed.months, send: (message) => deliver(stream, message) };
     hub.join(parsed.months, parsed.since, {
       replay: (message) => deliver(stream, message),
       gone: () => stream.closed,
       drained: () => drainedBelow(() => stream.queued, settings.maxBufferedBytes / 2, () => stream.closed),
+      afford: (source, rows) => resumes(network, source, rows),
       live: ({ seq, reset }) => {
         if (stream.closed) return;
         if (reset) deliver(stream, resetMessage(seq));
@@ -187,13 +189,14 @@ export function sseTransport(hub: LiveHub, limits: ConnectionLimits, settings: L
         else stream.backlog = backlog;
       }
     },
-    closeAll: () => {
+    closeAll: (spreadMs) => {
       clearInterval(heartbeat);
-      for (const stream of [...streams]) {
+      return closeSpread([...streams], (stream) => {
+        if (stream.closed) return;
         const res = stream.res;
         end(stream);
         res.cork(() => res.end());
-      }
+      }, spreadMs);
     },
   };
 }

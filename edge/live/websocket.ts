@@ -4,18 +4,17 @@
 // socket's messages keep their order. The hub sends each change once per topic.
 import uWS from 'uWebSockets.js';
 import type { LiveHub, Channel, JoinOutcome } from '../../shared/live/live-hub.ts';
-import { MONTH_KEY, resetMessage, type LiveMessage } from '../../shared/live/messages.ts';
+import { MONTH_KEY, resetMessage, wireBytes, type LiveMessage } from '../../shared/live/messages.ts';
 import type { Logger } from '../../shared/runtime/logger.ts';
 import { allLines } from '../header-lines.ts';
 import { clientIp } from '../client-address.ts';
 import { HttpError } from '../../shared/errors.ts';
-import type { ConnectionLimits } from './connection-limits.ts';
-import { drainedBelow, HARD_MARGIN_BYTES, type LiveCounters, type LiveSettings } from './live-settings.ts';
+import type { Admission, ConnectionLimits, Held } from './connection-limits.ts';
+import { closeSpread, drainedBelow, HARD_MARGIN_BYTES, MAX_WAITING_MESSAGES, refusal, SOCKET_RATE, type LiveCounters, type LiveSettings, type ResumeBudget } from './live-settings.ts';
 
 /** One socket's state (uWS user data). */
-interface Connection {
-  key: string;
-  admission: 'ok' | 'client' | 'process';
+interface Connection extends Held {
+  admission: Admission;
   /** Months the socket is live on, and its topic (null before the first subscribe). */
   months: Set<string>;
   topic: string | null;
@@ -23,6 +22,11 @@ interface Connection {
   liveFrom: number;
   /** Subscribe and unsubscribe messages are handled one after another. */
   queue: Promise<void>;
+  /** Of them, how many wait in the queue (bounded: MAX_WAITING_MESSAGES). */
+  waiting: number;
+  /** The socket's subscribe/unsubscribe rate (SOCKET_RATE): tokens left and when counted. */
+  tokens: number;
+  tokensAt: number;
   closed: boolean;
   /** Unsent bytes at the last sweep (slowSweep). */
   backlog: number;
@@ -32,6 +36,11 @@ type Socket = uWS.WebSocket<Connection>;
 
 /** Words a client may send: JSON messages only, small. */
 const MAX_MESSAGE_BYTES = 4 * 1024;
+/**
+ * uWS closes a socket whose message passes its own limit without a close frame (the client sees
+ * 1006, no reason): its limit sits above ours, and a message between the two is answered 1009.
+ */
+const UWS_PAYLOAD_LIMIT = 64 * 1024;
 
 const topicOf = (months: Iterable<string>) => `live:${[...months].sort().join(',')}`;
 
@@ -76,11 +85,11 @@ export interface WebSocketTransport {
   count(): number;
   /** Drops the sockets whose unsent bytes stayed over the limit since the last sweep without shrinking. */
   sweep(): void;
-  /** Closes every socket with 1001 (going away): clients reconnect to another replica. */
-  closeAll(): void;
+  /** Closes every socket with 1001 (going away), spread over `spreadMs`: clients reconnect to another replica, not all at once. */
+  closeAll(spreadMs: number): Promise<void>;
 }
 
-export function webSocketTransport(app: () => uWS.TemplatedApp, hub: LiveHub, limits: ConnectionLimits, settings: LiveSettings, counters: LiveCounters, logger: Logger): WebSocketTransport {
+export function webSocketTransport(app: () => uWS.TemplatedApp, hub: LiveHub, limits: ConnectionLimits, resumes: ResumeBudget, settings: LiveSettings, counters: LiveCounters, logger: Logger): WebSocketTransport {
   const sockets = new Set<Socket>();
   /** Topics with their channel in the hub and how many sockets are in each. */
   const topics = new Map<string, { channel: Channel; sockets: number }>();
@@ -134,6 +143,7 @@ export function webSocketTransport(app: () => uWS.TemplatedApp, hub: LiveHub, li
   };
 
   const subscribe = async (ws: Socket, state: Connection, request: ClientMessage) => {
+    if (state.closed) return; // left while it waited: no work for a socket that is gone
     const added = request.months.filter((month) => !state.months.has(month));
     if (state.months.size + added.length > settings.maxMonths) return refuse(ws, state, 'too_many_months', `한 연결이 구독할 수 있는 달은 ${settings.maxMonths}개까지입니다.`);
     if (added.length === 0) return send(ws, state, JSON.stringify({ type: 'subscribed', months: [...state.months].sort(), seq: hub.latest }));
@@ -141,12 +151,13 @@ export function webSocketTransport(app: () => uWS.TemplatedApp, hub: LiveHub, li
     await hub.join(added, request.since, {
       replay: (message: LiveMessage) => {
         counters.sent('websocket', 1);
-        send(ws, state, message.json);
+        if (!state.closed) ws.send(wireBytes(message));
       },
       // Already live on other months: what reached the socket live is not sent again.
       skip: (message) => wasLive && message.seq <= hub.latest && message.seq > state.liveFrom && (message.type === 'reset' || message.months.some((month) => state.months.has(month))),
       gone: () => state.closed,
       drained: () => drainedBelow(() => ws.getBufferedAmount(), settings.maxBufferedBytes / 2, () => state.closed),
+      afford: (source, rows) => resumes(state.network, source, rows),
       live: ({ seq, reset }: JoinOutcome) => {
         if (state.closed) return;
         if (reset) send(ws, state, resetMessage(seq).json);
@@ -158,6 +169,7 @@ export function webSocketTransport(app: () => uWS.TemplatedApp, hub: LiveHub, li
   };
 
   const unsubscribe = (ws: Socket, state: Connection, request: ClientMessage) => {
+    if (state.closed) return;
     const left = new Set([...state.months].filter((month) => !request.months.includes(month)));
     moveTo(ws, state, left);
     send(ws, state, JSON.stringify({ type: 'unsubscribed', months: request.months, seq: hub.latest }));
@@ -174,7 +186,7 @@ export function webSocketTransport(app: () => uWS.TemplatedApp, hub: LiveHub, li
   });
 
   const behavior: uWS.WebSocketBehavior<Connection> = {
-    maxPayloadLength: MAX_MESSAGE_BYTES,
+    maxPayloadLength: UWS_PAYLOAD_LIMIT,
     idleTimeout: settings.idleTimeoutSeconds,
     sendPingsAutomatically: true,
     maxBackpressure: settings.maxBufferedBytes + 2 * HARD_MARGIN_BYTES,
@@ -194,16 +206,16 @@ export function webSocketTransport(app: () => uWS.TemplatedApp, hub: LiveHub, li
         });
         return;
       }
-      const { admission, key } = limits.take(address);
-      const state: Connection = { key, admission, months: new Set(), topic: null, liveFrom: 0, queue: Promise.resolve(), closed: false, backlog: 0 };
+      const { admission, key, network } = limits.take(address);
+      const state: Connection = { key, network, admission, months: new Set(), topic: null, liveFrom: 0, queue: Promise.resolve(), waiting: 0, tokens: SOCKET_RATE.burst, tokensAt: Date.now(), closed: false, backlog: 0 };
       res.upgrade(state, req.getHeader('sec-websocket-key'), req.getHeader('sec-websocket-protocol'), req.getHeader('sec-websocket-extensions'), context);
     },
     open: (ws) => {
       const state = ws.getUserData();
       if (state.admission !== 'ok') {
         counters.refused(state.admission);
-        if (state.admission === 'client') refuse(ws, state, 'too_many_connections', `한 주소에서 열 수 있는 실시간 연결은 ${settings.maxConnectionsPerClient}개까지입니다.`);
-        else refuse(ws, state, 'server_busy', '실시간 연결이 너무 많습니다. 잠시 후 다시 연결해 주세요.', 1013);
+        const { code, error } = refusal(state.admission, settings, limits.maxPerNetwork);
+        refuse(ws, state, code, error, state.admission === 'process' ? 1013 : 1008);
         return;
       }
       sockets.add(ws);
@@ -211,6 +223,7 @@ export function webSocketTransport(app: () => uWS.TemplatedApp, hub: LiveHub, li
     message: (ws, raw) => {
       const state = ws.getUserData();
       if (state.admission !== 'ok' || state.closed) return; // refused: closing
+      if (raw.byteLength > MAX_MESSAGE_BYTES) return refuse(ws, state, 'message_too_large', `메시지는 ${MAX_MESSAGE_BYTES}바이트까지입니다.`, 1009);
       let request: ClientMessage;
       try {
         request = parseMessage(raw, settings.maxMonths);
@@ -219,10 +232,23 @@ export function webSocketTransport(app: () => uWS.TemplatedApp, hub: LiveHub, li
         throw error;
       }
       if (request.type === 'ping') return send(ws, state, '{"type":"pong"}');
-      state.queue = state.queue.then(() => (request.type === 'subscribe' ? subscribe(ws, state, request) : unsubscribe(ws, state, request))).catch((error: unknown) => {
-        logger.warn({ err: error }, 'live: a subscription failed');
-        refuse(ws, state, 'service_unavailable', '지금은 구독할 수 없습니다. 잠시 후 다시 연결해 주세요.', 1011);
-      });
+      // A page changes months a few times a minute; a socket sending faster, or piling up messages, is closed.
+      const now = Date.now();
+      state.tokens = Math.min(SOCKET_RATE.burst, state.tokens + ((now - state.tokensAt) / 1000) * SOCKET_RATE.perSecond);
+      state.tokensAt = now;
+      if (state.tokens < 1) return refuse(ws, state, 'rate_limited', '구독 변경이 너무 잦습니다. 잠시 후 다시 연결해 주세요.');
+      state.tokens--;
+      if (state.waiting >= MAX_WAITING_MESSAGES) return refuse(ws, state, 'too_many_messages', `처리를 기다리는 메시지는 ${MAX_WAITING_MESSAGES}개까지입니다.`);
+      state.waiting++;
+      state.queue = state.queue
+        .then(() => {
+          state.waiting--;
+          return request.type === 'subscribe' ? subscribe(ws, state, request) : unsubscribe(ws, state, request);
+        })
+        .catch((error: unknown) => {
+          logger.warn({ err: error }, 'live: a subscription failed');
+          refuse(ws, state, 'service_unavailable', '지금은 구독할 수 없습니다. 잠시 후 다시 연결해 주세요.', 1011);
+        });
     },
     close: (ws) => {
       const state = ws.getUserData();
@@ -230,7 +256,7 @@ export function webSocketTransport(app: () => uWS.TemplatedApp, hub: LiveHub, li
       if (state.admission !== 'ok') return;
       sockets.delete(ws);
       leaveTopic(state.topic);
-      limits.give(state.key);
+      limits.give(state);
     },
   };
 
@@ -245,8 +271,8 @@ export function webSocketTransport(app: () => uWS.TemplatedApp, hub: LiveHub, li
         else state.backlog = backlog;
       }
     },
-    closeAll: () => {
-      for (const ws of [...sockets]) ws.end(1001, 'server stopping');
-    },
+    closeAll: (spreadMs) => closeSpread([...sockets], (ws) => {
+      if (!ws.getUserData().closed) ws.end(1001, 'server stopping');
+    }, spreadMs),
   };
 }

@@ -16,7 +16,7 @@ const LiveQuery = Type.Object({
 const DESCRIPTION = [
   'Server-Sent Events (send `Accept: text/event-stream`, as EventSource does) or, on the same path, a WebSocket upgrade. Each change of a watched month is one event: `id` is its seq (one sequence shared by all replicas), `event` its type (schedule.created, schedule.updated, schedule.deleted; reset: refetch the months), `data` the JSON message with the month listing\'s item.',
   'Reconnecting with `Last-Event-ID` (EventSource does it by itself) or `since` delivers every change missed, in order and once, within the retention window (at least 24 hours and the newest 10,000 changes); older, one `reset` event. A comment line every LIVE_HEARTBEAT_SECONDS (25) keeps proxies open.',
-  'Per client address at most LIVE_MAX_CONNECTIONS_PER_CLIENT live connections (429), per process LIVE_MAX_CONNECTIONS (503). Both transports and every message: the AsyncAPI 3.0 document at [/api/asyncapi.json](/api/asyncapi.json).',
+  'Per client address at most LIVE_MAX_CONNECTIONS_PER_CLIENT live connections (429), per network (an IPv4 /24, an IPv6 /48) LIVE_MAX_CONNECTIONS_PER_NETWORK and at most LIVE_MAX_NETWORK_SHARE_PERCENT of the process (429), per process LIVE_MAX_CONNECTIONS (503). A resume is paid from the query budget of the client\'s network; past it, a `reset` event instead of the replay. Both transports and every message: the AsyncAPI 3.0 document at [/api/asyncapi.json](/api/asyncapi.json).',
 ].join('\n\n');
 
 export function liveRoutes(config: Config): Route[] {

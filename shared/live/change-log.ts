@@ -60,11 +60,34 @@ const APPEND = `
     FROM (SELECT entry.* FROM lock, ROWS FROM (jsonb_to_recordset($1::jsonb) AS (kind text, target_id int, months text[], item jsonb)) WITH ORDINALITY AS entry(kind, target_id, months, item, n)
            ORDER BY entry.n) AS change`;
 
+// What an administrator changed or deleted stops being readable from the log: after a schedule's
+// update or delete, its earlier rows carry its newest listing row, or become a tombstone (a
+// `deleted` row without item). Their seqs and months stay, so a subscriber resuming from before
+// still hears of every month the schedule left and ends with exactly the current listing. Run after
+// the append, still under the change-log lock, so it sees the rows just written.
+const FORGET = `
+  WITH latest AS (
+    SELECT DISTINCT ON (target_id) target_id, seq, kind, item FROM live_changes
+     WHERE target_id = ANY($1::int[]) AND kind IN ('created', 'updated', 'deleted')
+     ORDER BY target_id, seq DESC)
+  UPDATE live_changes old
+     SET kind = CASE WHEN latest.kind = 'deleted' THEN 'deleted' ELSE old.kind END,
+         item = CASE WHEN latest.kind = 'deleted' THEN NULL ELSE latest.item END
+    FROM latest
+   WHERE old.target_id = latest.target_id AND old.seq < latest.seq AND old.kind IN ('created', 'updated')`;
+
 /** Appends the entries in order, in the caller's transaction (a WriteBatch too: it reads nothing back). */
 export async function appendLiveChanges(tx: Writer, entries: LiveEntry[]): Promise<void> {
   if (entries.length === 0) return;
   const rows = entries.map((entry) => ({ kind: entry.kind, target_id: entry.targetId, months: entry.months, item: entry.item ?? null }));
   await tx.none(APPEND, [JSON.stringify(rows)]);
+  const changed = [...new Set(entries.filter((entry) => entry.kind === 'updated' || entry.kind === 'deleted').map((entry) => entry.targetId))];
+  if (changed.length > 0) await tx.none(FORGET, [changed]);
+}
+
+/** An earlier row of a schedule as FORGET leaves it once `latest` (its newer update or delete) is written. */
+export function compactedRow(row: LiveRow, latest: LiveRow): LiveRow {
+  return latest.kind === 'deleted' ? { ...row, kind: 'deleted', item: null } : { ...row, item: latest.item };
 }
 
 interface StoredRow {

@@ -12,7 +12,7 @@ import type { Category } from '../db/repositories/schedules.ts';
 import { FailureStreak } from '../runtime/failure-streak.ts';
 import type { Logger } from '../runtime/logger.ts';
 import { birthdayCategory, categoriesLoader } from '../schedules/calendar.ts';
-import { changesAfter, logBounds, replayPage, type LiveRow } from './change-log.ts';
+import { changesAfter, compactedRow, logBounds, replayPage, type LiveRow } from './change-log.ts';
 import { collapseResets, messagesOf, type LiveMessage } from './messages.ts';
 
 /** Subscribers watching one set of months through one transport: a uWS topic, or one SSE stream. */
@@ -43,12 +43,27 @@ export interface JoinHandlers {
   skip?(message: LiveMessage): boolean;
   /** Resolves when what the replay sent so far has mostly left the process. */
   drained?(): Promise<void>;
+  /** Pays for a page of replay (at most `rows` rows) from the client's budget; false: it goes live with a reset instead. */
+  afford?(source: ReplaySource, rows: number): boolean;
+}
+
+/** Where a resume's replay comes from: the hub's memory of recent rows, or PostgreSQL. */
+export type ReplaySource = 'memory' | 'database';
+
+interface SharedPage {
+  prunedThrough: number;
+  messages: LiveMessage[];
+  /** Where the next page starts. */
+  through: number;
 }
 
 /** How a subscriber's catch-up ended: live from `seq`; `reset` when what it missed is no longer kept. */
 export type JoinOutcome = { seq: number; reset: boolean };
 
 const REPLAY_PAGE = 500;
+/** Messages a replay sends to one subscriber in one turn of the event loop: other work (a /healthz, another socket) runs between turns. */
+const REPLAY_STEP = 100;
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 /** Rows kept in memory for replays (about 1 KB each). */
 const RECENT_ROWS = 2_000;
 /** Longest a resuming subscriber waits for this replica to reach a seq another replica already sent. */
@@ -72,6 +87,11 @@ export class LiveHub {
   private stopped = false;
   private waiters: Array<{ seq: number; resolve: () => void }> = [];
   private categoryGeneration = 0;
+  /** The messages of rows in memory, made once (for the fan-out) and reused by every replay. */
+  private readonly messageCache = new WeakMap<LiveRow, LiveMessage[]>();
+  private readonly pages = new Map<string, Promise<SharedPage>>();
+  private nextBounds: { promise: Promise<{ latest: number; prunedThrough: number }>; resolve: (value: { latest: number; prunedThrough: number }) => void; reject: (error: unknown) => void } | null = null;
+  private boundsRunning = false;
   private readonly categories: () => Promise<Array<Category & { sortOrder: number }>>;
   /** A database away is one line when reading first fails (without a stack) and one when it works again. */
   private failures: FailureStreak | null = null;
@@ -145,8 +165,9 @@ export class LiveHub {
     // From here to the end, synchronous: the fan-out and the advance of `delivered` are one step.
     if (rows[0]!.seq <= this.delivered) return true; // another round ran meanwhile (cannot, rounds are serial; kept as a guard)
     this.invalidate(rows);
+    this.forget(rows);
     const watched = this.watchedMonths();
-    const messages = collapseResets(rows.flatMap((row) => messagesOf(row, watched, category)));
+    const messages = collapseResets(rows.flatMap((row) => this.messagesFor(row, watched, category)));
     for (const message of messages) this.fanOut(message);
     this.delivered = rows.at(-1)!.seq;
     this.recent.push(...rows);
@@ -225,31 +246,138 @@ export class LiveHub {
    */
   async join(months: readonly string[], since: number | null, handlers: JoinHandlers): Promise<void> {
     const goLive = (reset: boolean) => handlers.live({ seq: this.delivered, reset });
+    if (handlers.gone()) return;
     if (since === null) return goLive(false);
-    const bounds = await logBounds(this.options.db);
+    const watched = new Set(months);
+    const sorted = [...watched].sort();
+    // A resume pays for each page before it is built, the first before any work: past the
+    // client's budget it is told to refetch instead, so its cost follows the range it asks for.
+    const pay = (source: ReplaySource, rows: number) => !handlers.afford || handlers.afford(source, rows);
+    if (!pay(this.inMemory(since) ? 'memory' : 'database', Math.min(REPLAY_STEP, this.delivered - since))) return goLive(true);
+    let prepaid = true;
+    // Whether `since` is still kept (retention) and was ever written here (another database, a restore).
+    const bounds = await this.bounds();
     if (handlers.gone()) return;
     if (since < bounds.prunedThrough || since > bounds.latest) return goLive(true);
     if (since > this.delivered) await this.reach(since);
     if (handlers.gone()) return;
-    const watched = new Set(months);
-    if (since >= this.recentFrom && since <= this.delivered) {
-      const rows = this.recent.filter((row) => row.seq > since);
-      this.replay(collapseResets(rows.flatMap((row) => messagesOf(row, watched, this.birthdays))), watched, handlers);
-      return goLive(false);
-    }
     let cursor = since;
+    // Step by step, each page built once for every subscriber that needs it: the main thread's
+    // work per turn is one step, whatever `since` says, and the next waits for the client to read.
     for (;;) {
-      const target = this.delivered;
-      if (cursor >= target) return goLive(false);
-      const page = await replayPage(this.options.db, cursor, target, [...watched], REPLAY_PAGE);
-      const category = birthdayCategory(page.rows.some((row) => row.kind === 'birthday') ? await this.categories() : []);
-      if (handlers.gone()) return;
-      if (page.prunedThrough > cursor) return goLive(true);
-      this.replay(collapseResets(page.rows.flatMap((row) => messagesOf(row, watched, category))), watched, handlers);
-      cursor = page.rows.length === REPLAY_PAGE ? page.rows.at(-1)!.seq : target;
-      // A long replay goes at the client's pace: the next page waits for this one to drain.
+      if (cursor >= this.delivered) return goLive(false);
+      const source = this.inMemory(cursor) ? 'memory' : 'database';
+      if (!prepaid && !pay(source, Math.min(source === 'memory' ? REPLAY_STEP : REPLAY_PAGE, this.delivered - cursor))) return goLive(true);
+      prepaid = false;
+      if (source === 'memory') {
+        const first = this.firstAfter(cursor);
+        const rows = this.recent.slice(first, first + REPLAY_STEP);
+        this.replay(collapseResets(rows.flatMap((row) => this.messagesFor(row, watched, this.birthdays))), watched, handlers);
+        cursor = rows.at(-1)!.seq;
+      } else {
+        const page = await this.sharedPage(cursor, this.delivered, sorted);
+        if (handlers.gone()) return;
+        if (page.prunedThrough > cursor) return goLive(true);
+        for (let i = 0; i < page.messages.length; i += REPLAY_STEP) {
+          if (i > 0) {
+            await nextTurn();
+            if (handlers.gone()) return;
+          }
+          this.replay(page.messages.slice(i, i + REPLAY_STEP), watched, handlers);
+        }
+        cursor = page.through;
+      }
+      // Synchronous with the replay's last step: nothing can be fanned out in between.
+      if (cursor >= this.delivered) return goLive(false);
       await handlers.drained?.();
+      await nextTurn();
       if (handlers.gone()) return;
+    }
+  }
+
+  /** Every row after `seq` is in memory. */
+  private inMemory(seq: number): boolean {
+    return seq >= this.recentFrom && seq <= this.delivered;
+  }
+
+  /** The index of the first row in memory after `seq` (the rows are in seq order). */
+  private firstAfter(seq: number): number {
+    let low = 0;
+    let high = this.recent.length;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if (this.recent[middle]!.seq <= seq) low = middle + 1;
+      else high = middle;
+    }
+    return low;
+  }
+
+  /** A row's messages; a schedule change's and a reset's are the same for every subscriber, so they are made once. */
+  private messagesFor(row: LiveRow, watched: ReadonlySet<string>, category: Category): LiveMessage[] {
+    if (row.kind === 'birthday') return messagesOf(row, watched, category);
+    let messages = this.messageCache.get(row);
+    if (!messages) this.messageCache.set(row, (messages = messagesOf(row, watched, category)));
+    return messages;
+  }
+
+  /**
+   * The log's bounds for every join that asks before the query starts, one query at a time: a
+   * burst of resumes costs one query per round, not one each. Only askers from before the query
+   * share it, so a seq a client saw (committed before it asked) is never newer than the answer.
+   */
+  private bounds(): Promise<{ latest: number; prunedThrough: number }> {
+    if (!this.nextBounds) {
+      let resolve!: (value: { latest: number; prunedThrough: number }) => void;
+      let reject!: (error: unknown) => void;
+      const promise = new Promise<{ latest: number; prunedThrough: number }>((yes, no) => ((resolve = yes), (reject = no)));
+      this.nextBounds = { promise, resolve, reject };
+      if (!this.boundsRunning) setImmediate(() => this.readBounds());
+    }
+    return this.nextBounds.promise;
+  }
+
+  private readBounds(): void {
+    const batch = this.nextBounds;
+    if (!batch) return;
+    this.nextBounds = null;
+    this.boundsRunning = true;
+    logBounds(this.options.db).then(batch.resolve, batch.reject).finally(() => {
+      this.boundsRunning = false;
+      if (this.nextBounds) setImmediate(() => this.readBounds());
+    });
+  }
+
+  /** One page of the log from PostgreSQL and its messages, shared by every subscriber asking for the same page at once. */
+  private sharedPage(after: number, through: number, months: string[]): Promise<SharedPage> {
+    const key = `${after}:${through}:${months.join(',')}`;
+    let page = this.pages.get(key);
+    if (!page) {
+      page = (async () => {
+        const read = await replayPage(this.options.db, after, through, months, REPLAY_PAGE);
+        const category = birthdayCategory(read.rows.some((row) => row.kind === 'birthday') ? await this.categories() : []);
+        const watched = new Set(months);
+        const messages = collapseResets(read.rows.flatMap((row) => messagesOf(row, watched, category)));
+        return { prunedThrough: read.prunedThrough, messages, through: read.rows.length === REPLAY_PAGE ? read.rows.at(-1)!.seq : through };
+      })();
+      const settled = () => void this.pages.delete(key);
+      page.then(settled, settled);
+      this.pages.set(key, page);
+    }
+    return page;
+  }
+
+  /**
+   * What an administrator changed or deleted is forgotten in memory as in the log (change-log.ts
+   * compactedRow): the earlier rows of each schedule these rows update or delete.
+   */
+  private forget(rows: LiveRow[]): void {
+    const newest = new Map<number, LiveRow>();
+    for (const row of rows) if (row.kind === 'updated' || row.kind === 'deleted') newest.set(row.targetId, row);
+    if (newest.size === 0) return;
+    for (let i = 0; i < this.recent.length; i++) {
+      const row = this.recent[i]!;
+      const latest = newest.get(row.targetId);
+      if (latest && latest.seq > row.seq && (row.kind === 'created' || row.kind === 'updated')) this.recent[i] = compactedRow(row, latest);
     }
   }
 

@@ -18,6 +18,10 @@ export interface LiveMessage {
   json: string;
   /** When the change was written (ms since the epoch): delivery lag starts here. */
   writtenAt: number;
+  /** The Server-Sent Event, made on first use and shared by every stream (sseFrame). */
+  sse?: string;
+  /** The WebSocket message's UTF-8 bytes, made on first use and shared by every replay (wireBytes). */
+  bytes?: Buffer;
 }
 
 /** 'YYYY-MM' of a year from 1900 to 2999 and a month 01-12. */
@@ -82,4 +86,14 @@ export function collapseResets(messages: LiveMessage[]): LiveMessage[] {
 /** The same message as a Server-Sent Event: its seq as the event id, its type as the event name. */
 export function sseEvent(message: { seq: number; type: string; json: string }): string {
   return `id: ${message.seq}\nevent: ${message.type}\ndata: ${message.json}\n\n`;
+}
+
+/** A message's bytes for a WebSocket, encoded once however many sockets a replay sends it to. */
+export function wireBytes(message: LiveMessage): Buffer {
+  return (message.bytes ??= Buffer.from(message.json));
+}
+
+/** A message's Server-Sent Event, made once however many streams receive it. */
+export function sseFrame(message: LiveMessage): string {
+  return (message.sse ??= sseEvent(message));
 }

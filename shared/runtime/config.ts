@@ -92,6 +92,12 @@ export interface LiveConfig {
   maxConnections: number;
   /** LIVE_MAX_CONNECTIONS_PER_CLIENT: of them, per client address (an IPv6 client: its /64). */
   maxConnectionsPerClient: number;
+  /** LIVE_MAX_CONNECTIONS_PER_NETWORK: of them, per network (an IPv4 /24, an IPv6 /48). */
+  maxConnectionsPerNetwork: number;
+  /** LIVE_MAX_NETWORK_SHARE_PERCENT: the share of LIVE_MAX_CONNECTIONS one network may hold, whatever the cap above says. */
+  maxNetworkSharePercent: number;
+  /** LIVE_RESUME_COST: query budget a resume from PostgreSQL (older than the replica's memory) takes; one from memory takes 1. */
+  resumeCost: number;
   /** LIVE_MAX_MONTHS: months one connection may watch. */
   maxMonths: number;
   /** LIVE_MAX_BUFFERED_KB: unsent bytes past which a subscriber that does not read is dropped. */
@@ -109,6 +115,9 @@ function liveConfig(env: Env): LiveConfig {
   return {
     maxConnections: integer(env, 'LIVE_MAX_CONNECTIONS', 20_000, 1, 1_000_000),
     maxConnectionsPerClient: integer(env, 'LIVE_MAX_CONNECTIONS_PER_CLIENT', 20, 1, 1_000_000),
+    maxConnectionsPerNetwork: integer(env, 'LIVE_MAX_CONNECTIONS_PER_NETWORK', 500, 1, 1_000_000),
+    maxNetworkSharePercent: integer(env, 'LIVE_MAX_NETWORK_SHARE_PERCENT', 5, 1, 100),
+    resumeCost: integer(env, 'LIVE_RESUME_COST', 5, 1, 1_000),
     maxMonths: integer(env, 'LIVE_MAX_MONTHS', 24, 1, 120),
     maxBufferedBytes: integer(env, 'LIVE_MAX_BUFFERED_KB', 256, 16, 65_536) * 1024,
     // uWS counts idle time in steps of about 4 s; under 8 its pings could not keep a connection.

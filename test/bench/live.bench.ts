@@ -51,6 +51,7 @@ async function main(): Promise<void> {
     ADMIN_USERNAME: ADMIN.username, ADMIN_PASSWORD: ADMIN.password,
     // Every subscriber comes from 127.0.0.1.
     LIVE_MAX_CONNECTIONS: String(WS + SSE + 1_000), LIVE_MAX_CONNECTIONS_PER_CLIENT: String(WS + SSE + 1_000),
+    LIVE_MAX_CONNECTIONS_PER_NETWORK: String(WS + SSE + 1_000), LIVE_MAX_NETWORK_SHARE_PERCENT: '100',
   });
   const db = connectDatabase(service.database.url, createLogger('error'), 2);
   const loaders: ChildProcess[] = [];
