@@ -68,7 +68,55 @@ interface Change {
   type: string;
   month: string | null;
   title: string | null;
-  months: Set<string>;
+  /** The months the change names, as the full observers received them. */
+  named: string[];
+  /**
+   * The months it touched (its schedule's previous month and its new one), known when this change
+   * and the one before it arrived as written; null when either arrived already compacted.
+   */
+  months: Set<string> | null;
+  /** Arrived carrying a later state of its schedule: the log had compacted it before it was read. */
+  compacted: boolean;
+}
+
+/**
+ * The history: every change the full observers received live. The change log compacts a schedule's
+ * earlier changes when a later one commits (they carry the newest state, or become a tombstone on
+ * delete), so a change a replica read after its successor committed arrives compacted: it carries
+ * the title of a later change of its schedule, or is a `deleted` before the last one. Such a change
+ * says nothing of its own state; only changes that arrived as written anchor the months check.
+ */
+function history(subscribers: SubscriberRecord[], anomalies: string[]): Map<number, Change> {
+  const changes = new Map<number, Change>();
+  for (const observer of subscribers.filter((s) => s.observer)) {
+    for (const d of observer.deliveries) {
+      if (!d.live || !d.type.startsWith('schedule.')) continue;
+      const known = changes.get(d.seq);
+      if (!known) changes.set(d.seq, { seq: d.seq, id: d.id, type: d.type, month: d.month, title: d.title, named: d.months, months: null, compacted: false });
+      else if (known.id !== d.id || known.type !== d.type || known.month !== d.month || known.title !== d.title) {
+        anomalies.push(`seq ${d.seq}: the full observers disagree (${observer.name})`);
+      }
+    }
+  }
+  const bySchedule = new Map<string, Change[]>();
+  for (const change of [...changes.values()].sort((a, b) => a.seq - b.seq)) {
+    const list = bySchedule.get(change.id) ?? [];
+    list.push(change);
+    bySchedule.set(change.id, list);
+  }
+  for (const list of bySchedule.values()) {
+    list.forEach((change, i) => {
+      const later = list.slice(i + 1);
+      change.compacted = change.type === 'schedule.deleted' ? later.length > 0 : later.some((next) => next.title === change.title);
+    });
+    let before: string | null | undefined = null; // undefined: unknown (the previous change arrived compacted)
+    for (const change of list) {
+      const after = change.type === 'schedule.deleted' ? null : change.month;
+      if (!change.compacted && before !== undefined) change.months = new Set([before, after].filter((month): month is string => month !== null));
+      before = change.compacted ? undefined : after;
+    }
+  }
+  return changes;
 }
 
 const sameSet = (a: Iterable<string>, b: Iterable<string>) => {
@@ -77,27 +125,8 @@ const sameSet = (a: Iterable<string>, b: Iterable<string>) => {
   return x.length === y.length && x.every((v, i) => v === y[i]);
 };
 
-/** The history: every change the full observers received live, with the months it really touched. */
-function history(subscribers: SubscriberRecord[], anomalies: string[]): Map<number, Change> {
-  const changes = new Map<number, Change>();
-  for (const observer of subscribers.filter((s) => s.observer)) {
-    for (const d of observer.deliveries) {
-      if (!d.live || !d.type.startsWith('schedule.')) continue;
-      const known = changes.get(d.seq);
-      if (!known) changes.set(d.seq, { seq: d.seq, id: d.id, type: d.type, month: d.month, title: d.title, months: new Set() });
-      else if (known.id !== d.id || known.type !== d.type || known.month !== d.month || known.title !== d.title) {
-        anomalies.push(`seq ${d.seq}: the full observers disagree (${observer.name})`);
-      }
-    }
-  }
-  const last = new Map<string, string | null>();
-  for (const change of [...changes.values()].sort((a, b) => a.seq - b.seq)) {
-    const before = last.get(change.id) ?? null;
-    for (const month of [before, change.month]) if (month) change.months.add(month);
-    last.set(change.id, change.type === 'schedule.deleted' ? null : change.month);
-  }
-  return changes;
-}
+/** The months a subscriber is owed a change for: what it touched when known, else what it names. */
+const monthsOf = (change: Change): Set<string> => change.months ?? new Set(change.named);
 
 const percentile = (values: number[], p: number) => {
   if (values.length === 0) return NaN;
@@ -149,7 +178,8 @@ export function judge(
       previous = Math.max(previous, d.seq);
       received.add(d.seq);
       const change = changes.get(d.seq);
-      if (change && !sameSet(d.months, change.months)) own.push(`seq ${d.seq} (schedule ${d.id}) names ${d.months.join(',')} but touched ${[...change.months].join(',')}`);
+      if (change?.months && !sameSet(d.months, change.months)) own.push(`seq ${d.seq} (schedule ${d.id}) names ${d.months.join(',')} but touched ${[...change.months].join(',')}`);
+      else if (change && !change.compacted && change.month && change.type !== 'schedule.deleted' && !d.months.includes(change.month)) own.push(`seq ${d.seq} (schedule ${d.id}) does not name the month it moved to, ${change.month}`);
       if (d.type === 'schedule.deleted' || d.month === null) state.delete(d.id);
       else state.set(d.id, { month: d.month, title: d.title ?? '' });
       const write = d.live && d.title ? ackOf.get(d.title) : undefined;
@@ -158,7 +188,7 @@ export function judge(
     if (subscriber.firstSeq !== null) {
       for (const change of changes.values()) {
         if (change.seq <= subscriber.firstSeq || received.has(change.seq)) continue;
-        if ([...change.months].some((month) => watched.has(month))) own.push(`missed seq ${change.seq} (schedule ${change.id}, ${[...change.months].join(',')})`);
+        if ([...monthsOf(change)].some((month) => watched.has(month))) own.push(`missed seq ${change.seq} (schedule ${change.id}, ${[...monthsOf(change)].join(',')})`);
       }
     }
     // Its state for each month, against the listing, for every schedule it is owed an account of.
@@ -173,14 +203,21 @@ export function judge(
     bySubscriber.set(subscriber.name, own);
   }
 
-  // Writes: every acknowledged one is in the history; an unknown one everywhere or nowhere.
+  // Writes: every acknowledged one is in the history, as written or (a later change of its schedule
+  // having compacted it) as one of its schedule's compacted changes; an unknown one everywhere or nowhere.
   const titles = new Set([...changes.values()].map((c) => c.title).filter(Boolean));
   const deletedIds = new Set([...changes.values()].filter((c) => c.type === 'schedule.deleted').map((c) => c.id));
   const seenTitles = new Set(subscribers.flatMap((s) => s.deliveries.map((d) => d.title)).filter(Boolean));
+  const compactedOf = new Map<string, number>();
+  for (const change of changes.values()) if (change.compacted) compactedOf.set(change.id, (compactedOf.get(change.id) ?? 0) + 1);
+  const unaccounted = new Map<string, string[]>();
   for (const write of writes) {
-    if (write.outcome === 'ok' && write.op !== 'delete' && !titles.has(write.title)) anomalies.push(`acknowledged ${write.op} '${write.title}' is in no change`);
+    if (write.outcome === 'ok' && write.op !== 'delete' && !titles.has(write.title)) unaccounted.set(write.id ?? '?', [...(unaccounted.get(write.id ?? '?') ?? []), write.title!]);
     if (write.outcome === 'ok' && write.op === 'delete' && !deletedIds.has(write.id!)) anomalies.push(`acknowledged delete of ${write.id} is in no change`);
-    if (write.outcome !== 'ok' && write.title && !titles.has(write.title) && seenTitles.has(write.title)) anomalies.push(`${write.outcome} ${write.op} '${write.title}' reached some subscriber but is in no change`);
+    if (write.outcome !== 'ok' && write.title && !titles.has(write.title) && seenTitles.has(write.title) && !compactedOf.has(write.id ?? '?')) anomalies.push(`${write.outcome} ${write.op} '${write.title}' reached some subscriber but is in no change`);
+  }
+  for (const [id, lost] of unaccounted) {
+    if (lost.length > (compactedOf.get(id) ?? 0)) anomalies.push(`acknowledged writes of schedule ${id} in no change: ${lost.join(', ')}`);
   }
   return { changes: changes.size, deliveries, anomalies, bySubscriber, lagSameMs, lagOtherMs };
 }
@@ -189,6 +226,6 @@ export function judge(
 function owed(month: string, changes: Map<number, Change>, firstSeq: number | null): Set<string> {
   const ids = new Set<string>();
   if (firstSeq === null) return ids;
-  for (const change of changes.values()) if (change.seq > firstSeq && change.months.has(month)) ids.add(change.id);
+  for (const change of changes.values()) if (change.seq > firstSeq && monthsOf(change).has(month)) ids.add(change.id);
   return ids;
 }
