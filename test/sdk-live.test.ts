@@ -5,7 +5,7 @@
 // instead of reconnecting forever.
 import test from 'ava';
 import WebSocket from 'ws';
-import { ApiError, createClient, type ChangeMessage, type LiveOptions, type WebSocketConstructor } from '../sdk/src/index.ts';
+import { ApiError, createClient, followMonth, type ChangeMessage, type MonthListing, type LiveOptions, type WebSocketConstructor } from '../sdk/src/index.ts';
 import { startCuttableProxy, type CuttableProxy } from './helpers/cuttable-proxy.ts';
 import { createTestDatabase, type TestDatabase } from './helpers/database.ts';
 import { ADMIN } from './helpers/process.ts';
@@ -103,4 +103,29 @@ transports.forEach(([name, live], index) => {
     t.deepEqual(statuses, ['connecting', 'closed'], 'one attempt, no reconnect');
     t.is(subscription.reconnects, 0);
   });
+});
+
+test.serial('followMonth keeps a listing current: changes applied in place, a reset (a category recoloured) refetched', async (t) => {
+  const client = createClient({ baseUrl: a.url, live: { transport: 'sse', minDelayMs: 200 } });
+  const first = await create(a, '2036-07-10');
+  const updates: MonthListing[] = [];
+  const followed = followMonth(client, 2036, 7, { onUpdate: (listing) => void updates.push(listing) });
+  t.teardown(() => followed.close());
+  await until('the first listing', () => updates.length >= 1, 15_000);
+  t.deepEqual(followed.listing!.schedules.map((item) => item.id), [first]);
+
+  const earlier = await create(a, '2036-07-02');
+  await until('the new schedule in place', () => followed.listing!.schedules.length === 2, 10_000);
+  t.deepEqual(followed.listing!.schedules.map((item) => item.id), [earlier, first], 'in date order');
+  const moved = await call(a.url, 'PUT', `/api/schedules/${first}`, { token: tokens.get(a), json: { categoryId: 2, title: '8월로 이동', date: '2036-08-01' } });
+  t.is(moved.status, 200);
+  await until('the moved schedule gone from July', () => followed.listing!.schedules.length === 1, 10_000);
+
+  // Every item embeds its category: a new colour is a reset, and the helper fetches the month again.
+  const fetchesBefore = updates.length;
+  const recolour = await call(a.url, 'PUT', '/api/schedule-categories/2', { token: tokens.get(a), json: { color: '#0a7d32' } });
+  t.is(recolour.status, 200);
+  await until('the refetched listing with the new colour', () => followed.listing!.schedules[0]?.category.color === '#0a7d32', 15_000);
+  t.true(updates.length > fetchesBefore);
+  t.deepEqual(followed.listing!.schedules.map((item) => item.id), [earlier]);
 });
