@@ -1946,7 +1946,7 @@ export interface operations {
                 "multipart/form-data": {
                     payload: components["schemas"]["EventUpdatePayload"];
                     /** @description file parts: posters, in order, whatever their field name (clients send `posters`) */
-                    posters?: string[];
+                    posters?: Blob[];
                 };
             };
         };
@@ -2030,7 +2030,7 @@ export interface operations {
                 "multipart/form-data": {
                     payload: components["schemas"]["EventCreatePayload"];
                     /** @description file parts: posters, in order, whatever their field name (clients send `posters`) */
-                    posters?: string[];
+                    posters?: Blob[];
                 };
             };
         };
@@ -2099,7 +2099,7 @@ export interface operations {
                      * Format: binary
                      * @description optional `cover` file part: the cover image
                      */
-                    cover?: string;
+                    cover?: Blob;
                 };
             };
         };
@@ -2286,7 +2286,7 @@ export interface operations {
                      * Format: binary
                      * @description optional `cover` file part: replaces the cover (the old image record and files are removed)
                      */
-                    cover?: string;
+                    cover?: Blob;
                 };
             };
         };
@@ -2418,7 +2418,7 @@ export interface operations {
                 "multipart/form-data": {
                     payload?: components["schemas"]["PhotoUploadPayload"];
                     /** @description file parts: one photo each, in order, whatever their field name */
-                    files?: string[];
+                    files?: Blob[];
                 };
             };
         };
@@ -2593,7 +2593,7 @@ export interface operations {
                      * Format: binary
                      * @description one file part: the teaser, whatever its field name
                      */
-                    files?: string;
+                    files?: Blob;
                 };
             };
         };
@@ -2952,7 +2952,7 @@ export interface operations {
                 "multipart/form-data": {
                     payload: components["schemas"]["ScheduleCreatePayload"];
                     /** @description file parts: images (posters), in order, whatever their field name */
-                    files?: string[];
+                    files?: Blob[];
                 };
             };
         };
@@ -3072,7 +3072,7 @@ export interface operations {
                 "multipart/form-data": {
                     payload: components["schemas"]["ScheduleUpdatePayload"];
                     /** @description file parts: images (posters), in order, whatever their field name */
-                    files?: string[];
+                    files?: Blob[];
                 };
             };
         };
@@ -3523,7 +3523,7 @@ export interface operations {
                      * Format: binary
                      * @description optional `image` file part: the new profile image (three sizes; the old image files are removed); a payload, an image or both
                      */
-                    image?: string;
+                    image?: Blob;
                 };
             };
         };
