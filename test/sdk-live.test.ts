@@ -5,7 +5,7 @@
 // instead of reconnecting forever.
 import test from 'ava';
 import WebSocket from 'ws';
-import { ApiError, createClient, followMonth, type ChangeMessage, type MonthListing, type LiveOptions, type WebSocketConstructor } from '../sdk/src/index.ts';
+import { ApiError, createClient, followMonth, type ChangeMessage, type MonthListing, type LiveOptions } from '../sdk/src/index.ts';
 import { startCuttableProxy, type CuttableProxy } from './helpers/cuttable-proxy.ts';
 import { createTestDatabase, type TestDatabase } from './helpers/database.ts';
 import { ADMIN } from './helpers/process.ts';
@@ -47,7 +47,7 @@ async function create(server: ServiceProcess, date: string): Promise<number> {
 
 const transports: Array<[string, LiveOptions]> = [
   ['SSE over fetch', { transport: 'sse' }],
-  ['WebSocket (ws)', { transport: 'websocket', WebSocket: WebSocket as unknown as WebSocketConstructor }],
+  ['WebSocket (ws)', { transport: 'websocket', WebSocket }],
 ];
 
 transports.forEach(([name, live], index) => {

@@ -2,7 +2,11 @@
 // reads and admin writes (with files as Buffer and Blob) reach the real routes, failures arrive as
 // ApiError with status, code and Retry-After, and 429 is retried after Retry-After for reads only.
 import test from 'ava';
-import { readFile } from 'node:fs/promises';
+import { execFile } from 'node:child_process';
+import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
 import { ApiError, createClient, type FetchLike } from '../sdk/src/index.ts';
 import { typesOf, TYPES_FILE } from '../sdk/scripts/generate.ts';
 import { createTestDatabase, type TestDatabase } from './helpers/database.ts';
@@ -122,4 +126,27 @@ test.serial('429: a read waits Retry-After (with jitter) and succeeds; a login r
 test('a network failure is ApiError status 0 network_error after the retries of a read', async (t) => {
   const client = createClient({ baseUrl: 'http://127.0.0.1:1', retry: { attempts: 1, baseDelayMs: 10 } });
   t.like(await t.throwsAsync(client.members.list()), { status: 0, code: 'network_error' });
+});
+
+test('the built package: ESM with declarations that a strict consumer type-checks (the ws class as its WebSocket)', async (t) => {
+  const dir = await mkdtemp(join(tmpdir(), 'sdk-consumer-'));
+  t.teardown(() => rm(dir, { recursive: true, force: true }));
+  const tsc = (...args: string[]) => promisify(execFile)(process.execPath, [resolve('node_modules/typescript/bin/tsc'), ...args]).catch((error: { stdout: string }) => error);
+  const pkg = join(dir, 'node_modules', '@schedule-calendar', 'sdk');
+  await mkdir(pkg, { recursive: true });
+  await writeFile(join(pkg, 'package.json'), await readFile('sdk/package.json'));
+  t.is((await tsc('-p', 'sdk/tsconfig.json', '--outDir', join(pkg, 'dist'))).stdout.trim(), '', 'the SDK builds');
+  for (const name of ['ws', '@types', 'typescript']) await symlink(resolve('node_modules', name), join(dir, 'node_modules', name));
+  await writeFile(join(dir, 'package.json'), JSON.stringify({ type: 'module' }));
+  await writeFile(join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, noEmit: true, types: ['node'] }, files: ['app.ts'] }));
+  await writeFile(join(dir, 'app.ts'), [
+    "import { ApiError, createClient, followMonth } from '@schedule-calendar/sdk';",
+    "import WebSocket from 'ws';",
+    "const api = createClient({ baseUrl: 'http://127.0.0.1:1', live: { WebSocket } });",
+    "export const code = api.schedules.month(2026, 5).then((listing) => listing.schedules.map((item) => item.title), (error: unknown) => (error instanceof ApiError ? error.code : ''));",
+    'export const followed = followMonth(api, 2026, 5, { onUpdate: (listing) => listing.schedules.length });',
+  ].join('\n'));
+  t.is((await tsc('-p', dir)).stdout.trim(), '', 'the consumer type-checks');
+  const { stdout } = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', "const sdk = await import('@schedule-calendar/sdk'); console.log(Object.keys(sdk).sort().join(','))"], { cwd: dir });
+  t.is(stdout.trim(), 'ApiError,applyChange,createClient,followMonth,formOf');
 });

@@ -48,12 +48,16 @@ export interface Subscription {
   close(): void;
 }
 
-/** What `live.subscribe` needs of a WebSocket: the browser's, or the `ws` package's class in Node. */
+/**
+ * What `live.subscribe` needs of a WebSocket: the browser's, or the `ws` package's class in Node.
+ * The handlers take `any` events: each platform has its own event classes, and a narrower type
+ * here would refuse them (handler properties are checked contravariantly).
+ */
 export interface WebSocketLike {
-  onopen: ((event: unknown) => void) | null;
-  onmessage: ((event: { data: unknown }) => void) | null;
-  onclose: ((event: { code: number; reason: string }) => void) | null;
-  onerror: ((event: unknown) => void) | null;
+  onopen: ((event: any) => void) | null;
+  onmessage: ((event: any) => void) | null;
+  onclose: ((event: any) => void) | null;
+  onerror: ((event: any) => void) | null;
   send(data: string): void;
   close(code?: number, reason?: string): void;
 }
@@ -244,7 +248,7 @@ function overWebSocket(WebSocketClass: WebSocketConstructor, baseUrl: string, mo
       idle.touch();
       socket.send(JSON.stringify({ type: 'subscribe', months, ...(since === undefined ? {} : { since }) }));
     };
-    socket.onmessage = (event) => {
+    socket.onmessage = (event: { data: unknown }) => {
       idle.touch();
       let message: { type?: unknown; code?: unknown; error?: unknown; seq?: unknown };
       try {
@@ -256,7 +260,7 @@ function overWebSocket(WebSocketClass: WebSocketConstructor, baseUrl: string, mo
       else handle(message);
     };
     socket.onerror = () => {}; // a close event follows
-    socket.onclose = (event) => {
+    socket.onclose = (event: { code: number }) => {
       const reason = `closed ${event.code}${refused ? ` (${refused.code})` : ''}`;
       if (event.code === 1009) finish({ kind: 'fatal', error: new ApiError(0, refused?.code ?? 'message_too_big', refused?.error ?? '보낸 메시지가 너무 큽니다.') });
       else if (refused && CLIENT_ERRORS.has(refused.code)) finish({ kind: 'fatal', error: new ApiError(0, refused.code, refused.error) });
