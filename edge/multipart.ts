@@ -58,6 +58,10 @@ export async function readMultipart(ctx: Context, limits: MultipartLimits): Prom
     try {
       parser = new Busboy({
         headers: { 'content-type': contentType },
+        // The `payload` part is read as text under the field limit however it is sent: a plain
+        // field, or a part with `Content-Type: application/json` and a filename (as browsers send
+        // a Blob and `curl -F "payload=@p.json;type=application/json"` does).
+        isPartAFile: (fieldName, partType, fileName) => fieldName !== 'payload' && (partType === 'application/octet-stream' || fileName !== undefined),
         limits: { fileSize: limits.fileSize, files: limits.files, fieldSize: limits.fieldSize, fields: limits.fields, parts: limits.files + limits.fields, headerPairs: 20 },
       });
     } catch {
@@ -93,7 +97,7 @@ export async function readMultipart(ctx: Context, limits: MultipartLimits): Prom
   });
 }
 
-/** The single `payload` text part as JSON (decisions.md, "Event uploads"). */
+/** The single `payload` part (a text field or a JSON part) as JSON (decisions.md, "Event uploads"). */
 export function payloadOf(body: MultipartBody): unknown | undefined {
   const extra = body.fields.find((field) => field.name !== 'payload');
   if (extra) throw badRequest(`알 수 없는 텍스트 항목 '${extra.name.slice(0, 50)}'이(가) 있습니다. JSON은 'payload' 항목 하나로 보내 주세요.`);

@@ -32,7 +32,7 @@ const change = (type: string, what: string): Json => ({
 /** The JSON Schema of a TypeBox schema without `$id`s (AsyncAPI names it under components; nested ids would be base URIs). */
 const plain = (schema: unknown): Json => JSON.parse(JSON.stringify(schema), (key, value: unknown) => (key === '$id' ? undefined : value)) as Json;
 
-export function buildAsyncApi(info: { version: string; host: string; limits: { maxMonths: number; heartbeatSeconds: number } }): Json {
+export function buildAsyncApi(info: { version: string; baseUrl: string; limits: { maxMonths: number; heartbeatSeconds: number } }): Json {
   const messages: Record<string, Json> = {
     subscribe: {
       name: 'subscribe', title: 'Subscribe', contentType: 'application/json',
@@ -74,6 +74,10 @@ export function buildAsyncApi(info: { version: string; host: string; limits: { m
     months: { type: 'string', description: 'Comma-separated months, e.g. 2026-05,2026-06.' },
     since: { type: 'string', pattern: '^\\d+$', description: 'Resume after this seq (the Last-Event-ID header wins when both are sent).' },
   }, ['months']);
+  // The servers are where clients connect: behind TLS (an https PUBLIC_BASE_URL) wss and https.
+  const base = new URL(info.baseUrl);
+  const secure = base.protocol === 'https:';
+  const pathname = base.pathname.replace(/\/+$/, '');
   return {
     asyncapi: '3.0.0',
     info: {
@@ -88,8 +92,8 @@ export function buildAsyncApi(info: { version: string; host: string; limits: { m
     },
     defaultContentType: 'application/json',
     servers: {
-      websocket: { host: info.host, protocol: 'ws', description: 'WebSocket (wss behind TLS)' },
-      eventStream: { host: info.host, protocol: 'http', description: 'Server-Sent Events (https behind TLS)' },
+      websocket: { host: base.host, ...(pathname ? { pathname } : {}), protocol: secure ? 'wss' : 'ws', description: 'WebSocket' },
+      eventStream: { host: base.host, ...(pathname ? { pathname } : {}), protocol: secure ? 'https' : 'http', description: 'Server-Sent Events (an HTTP GET whose response stays open)' },
     },
     channels: {
       liveWebSocket: {
@@ -105,7 +109,6 @@ export function buildAsyncApi(info: { version: string; host: string; limits: { m
         description: 'GET with `Accept: text/event-stream` and `?months=`. Each change is an event whose `id` is its seq, whose `event` is its type (schedule.created, schedule.updated, schedule.deleted, reset, subscribed) and whose `data` is the same JSON as over WebSocket.',
         servers: [{ $ref: '#/servers/eventStream' }],
         messages: Object.fromEntries([...changes, 'subscribed'].map((name) => [name, ref(name)])),
-        bindings: { ws: { method: 'GET', query, bindingVersion: '0.1.0' } },
       },
     },
     operations: {
@@ -119,6 +122,8 @@ export function buildAsyncApi(info: { version: string; host: string; limits: { m
       },
       receiveEvents: {
         action: 'receive', title: 'Changes as Server-Sent Events', channel: { $ref: '#/channels/liveEventStream' },
+        // An HTTP GET (with Accept: text/event-stream): the HTTP binding, not the WebSocket one.
+        bindings: { http: { method: 'GET', query, bindingVersion: '0.3.0' } },
         messages: [...changes, 'subscribed'].map((name) => ({ $ref: `#/channels/liveEventStream/messages/${name}` })),
       },
     },

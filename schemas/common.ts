@@ -4,7 +4,8 @@ import { ERROR_CODES } from '../shared/errors.ts';
 export const ErrorResponse = Type.Object(
   {
     error: Type.String({ description: 'Korean, human-readable message' }),
-    code: Type.String({ enum: [...ERROR_CODES], description: 'stable, machine-readable reason (new codes may be added)' }),
+    // Open: a client generated today must still accept a code added tomorrow.
+    code: Type.String({ examples: [...ERROR_CODES], description: `stable, machine-readable reason. New codes may be added; a client treats an unknown one by its HTTP status. Known codes: ${ERROR_CODES.map((code) => `\`${code}\``).join(', ')}.` }),
     count: Type.Optional(Type.Integer({ description: 'with `in_use`: how many items still use what was to be deleted' })),
   },
   { $id: 'Error' },

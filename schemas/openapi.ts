@@ -140,7 +140,7 @@ function requestBodyOf(doc: RouteDoc, schema: (value: TSchema) => unknown): Json
   if (!doc.multipart) return { required: true, content: { 'application/json': { schema: schema(doc.body!) } } };
   const payload = doc.body ? schema(doc.body) : {};
   const multipart = {
-    schema: { type: 'object', ...(doc.multipart.payloadOptional ? {} : { required: ['payload'] }), properties: { payload } },
+    schema: { type: 'object', ...(doc.multipart.payloadOptional ? {} : { required: ['payload'] }), properties: { payload, ...filePartsOf(doc.multipart.files) } },
     encoding: { payload: { contentType: 'application/json' } },
   };
   const json = doc.multipart.json ? 'the payload alone as an application/json body when there are no files, or ' : '';
@@ -149,6 +149,17 @@ function requestBodyOf(doc: RouteDoc, schema: (value: TSchema) => unknown): Json
     description: `${json}multipart/form-data: a \`payload\` part holding the JSON${doc.multipart.payloadOptional ? ' (optional)' : ''}; ${doc.multipart.files}`,
     content: { ...(doc.multipart.json ? { 'application/json': { schema: payload } } : {}), 'multipart/form-data': multipart },
   };
+}
+
+/**
+ * The file parts as typed properties (`format: binary`), so a generated client sends a FormData
+ * without casts. The field name is the one the route's description names in backticks (the server
+ * reads files whatever their field name where it says so); several files are an array.
+ */
+function filePartsOf(description: string): Json {
+  const name = /`([A-Za-z]+)`/.exec(description)?.[1] ?? 'files';
+  const file = { type: 'string', format: 'binary', description: 'a file (its part\'s Content-Type and filename are kept)' };
+  return { [name]: /\bfile parts\b/.test(description) ? { type: 'array', items: file, description } : { ...file, description } };
 }
 
 const TAG_DESCRIPTIONS: Record<string, string> = {

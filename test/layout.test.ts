@@ -96,8 +96,8 @@ test('the length check sees a long function', (t) => {
 });
 
 const SOURCE_FILE_MAX_LINES = 600;
-/** Data, not code: the demo data set reads as one list. */
-const LONG_BY_NATURE = new Set(['shared/db/demo-data.ts']);
+/** Data, not code: the demo data set reads as one list; the SDK's types are generated from the OpenAPI document. */
+const LONG_BY_NATURE = new Set(['shared/db/demo-data.ts', 'sdk/src/openapi.ts']);
 /** Not the project's files: installed packages, the repository, generated output and local data. */
 const NOT_PROJECT_FILES = new Set(['node_modules', '.git', 'dist', 'data', '.test-data', '.scratch']);
 

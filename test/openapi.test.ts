@@ -10,6 +10,7 @@ import { promisify } from 'node:util';
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsPlugin from 'ajv-formats';
+import { ERROR_CODES } from '../shared/errors.ts';
 import { startTestService, type TestService } from './helpers/service.ts';
 
 let service: TestService;
@@ -127,10 +128,10 @@ test('no duplicate $id: every schema of the document compiles in one Ajv', (t) =
 });
 
 interface RequestBody {
-  content: Record<string, { schema: { $ref?: string; type?: string; required?: string[]; properties?: Record<string, { $ref?: string }> }; encoding?: Record<string, { contentType?: string }> }>;
+  content: Record<string, { schema: { $ref?: string; type?: string; required?: string[]; properties?: Record<string, { $ref?: string; type?: string; format?: string; items?: { type?: string; format?: string } }> }; encoding?: Record<string, { contentType?: string }> }>;
 }
 
-test('every multipart body types its JSON payload with a named schema, and declares the JSON body where files are optional', (t) => {
+test('every multipart body types its JSON payload with a named schema and its file parts as binary, and declares the JSON body where files are optional', (t) => {
   let multipart = 0;
   for (const { path, method, operation } of operations()) {
     const body = (operation as unknown as { requestBody?: RequestBody }).requestBody;
@@ -141,6 +142,11 @@ test('every multipart body types its JSON payload with a named schema, and decla
     t.regex(payload ?? '', /^#\/components\/schemas\/[A-Z][A-Za-z]+Payload$/, `${method} ${path}: the payload part names its schema`);
     t.truthy(document.components.schemas[payload?.split('/').pop() ?? ''], `${method} ${path}: ${payload} exists`);
     t.is(form.encoding?.payload?.contentType, 'application/json', `${method} ${path}: the payload part is JSON`);
+    // The file parts are typed too, so a generated client builds its FormData without a cast.
+    const files = Object.entries(form.schema.properties ?? {}).filter(([name]) => name !== 'payload');
+    t.is(files.length, 1, `${method} ${path}: one file field`);
+    const [, file] = files[0]!;
+    t.is(file.type === 'array' ? file.items?.format : file.format, 'binary', `${method} ${path}: files are binary`);
     const json = body.content['application/json'];
     // Photos and teasers: the files are the request, so a JSON body alone is no request at all.
     const filesRequired = /\/(photos|teasers)$/.test(path);
@@ -148,6 +154,9 @@ test('every multipart body types its JSON payload with a named schema, and decla
     else t.deepEqual(json?.schema, { $ref: payload }, `${method} ${path}: the same schema as an application/json body`);
   }
   t.is(multipart, 9);
+  const fields = (path: string, method: string) => Object.keys((document.paths[path]?.[method] as unknown as { requestBody: RequestBody }).requestBody.content['multipart/form-data']!.schema.properties ?? {});
+  t.deepEqual(fields('/api/admin/events', 'post'), ['payload', 'posters']);
+  t.deepEqual(fields('/api/albums', 'post'), ['payload', 'cover']);
   t.deepEqual(document.paths['/api/schedules']?.post && (document.paths['/api/schedules'].post as unknown as { requestBody: RequestBody }).requestBody.content['application/json']?.schema, { $ref: '#/components/schemas/ScheduleCreatePayload' });
   t.false(text.includes('contentSchema'), 'no contentSchema, which generators ignore');
 });
@@ -186,10 +195,17 @@ test('every operation documents a 4xx answer, and the 400 every route can give i
   t.is((await fetch(`${service.url}/api/schedules?year=2026&month=5`)).status, 200);
 });
 
-test('error bodies are {error, code} with a code the Error schema lists', async (t) => {
+test('error bodies are {error, code}; code is an open string whose description lists every known code', async (t) => {
   const ajv = new Ajv2020({ strict: false });
   (addFormatsPlugin as unknown as (a: Ajv2020) => void)(ajv);
-  const isError = ajv.compile(document.components.schemas.Error as object);
+  const errorSchema = document.components.schemas.Error as { properties: { code: { type: string; enum?: unknown; description: string; examples: string[] } } };
+  // Open: a client generated today still accepts a code added tomorrow.
+  t.is(errorSchema.properties.code.type, 'string');
+  t.is(errorSchema.properties.code.enum, undefined);
+  t.deepEqual(errorSchema.properties.code.examples, [...ERROR_CODES]);
+  for (const code of ERROR_CODES) t.true(errorSchema.properties.code.description.includes(`\`${code}\``), code);
+  const known = new Set<string>(ERROR_CODES);
+  const isError = ajv.compile({ ...(document.components.schemas.Error as object), properties: { ...errorSchema.properties, code: { type: 'string', enum: [...known] } } });
   const call = async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => {
     const response = await fetch(`${service.url}${path}`, {
       method,

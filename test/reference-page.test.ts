@@ -3,7 +3,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import test from 'ava';
+import test, { type ExecutionContext } from 'ava';
 import puppeteer from 'puppeteer-core';
 import { resolveChromium } from '../workers/bots/chromium-executable.ts';
 import { startTestService, type TestService } from './helpers/service.ts';
@@ -13,14 +13,12 @@ const chromium = await resolveChromium({ configured: process.env.CHROMIUM_PATH }
 let service: TestService;
 
 test.before(async () => {
-  service = await startTestService();
+  // The document names another host than the one the tests open the page at, as behind a proxy
+  // or when a developer opens 127.0.0.1: "Try it out" must still reach this server.
+  service = await startTestService({ PUBLIC_BASE_URL: 'https://calendar.example.org' });
 });
 
-test.after.always(async () => {
-  await service?.stop();
-});
-
-(chromium.problem ? test.skip : test)(`/api/docs renders the operations in Chromium and requests nothing from another origin${chromium.problem ? ` (skipped: ${chromium.problem})` : ''}`, async (t) => {
+async function launch(t: ExecutionContext) {
   const profile = await mkdtemp(join(tmpdir(), 'reference-page-'));
   t.teardown(() => rm(profile, { recursive: true, force: true }));
   const browser = await puppeteer.launch({
@@ -29,6 +27,15 @@ test.after.always(async () => {
     args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', `--user-data-dir=${profile}`],
   });
   t.teardown(() => browser.close());
+  return browser;
+}
+
+test.after.always(async () => {
+  await service?.stop();
+});
+
+(chromium.problem ? test.skip : test)(`/api/docs renders the operations in Chromium and requests nothing from another origin${chromium.problem ? ` (skipped: ${chromium.problem})` : ''}`, async (t) => {
+  const browser = await launch(t);
   const page = await browser.newPage();
   // Every Content-Security-Policy violation the page meets (the policy blocks it and says so).
   // (Run in the page: `globalThis` is its window; this project's types have no DOM.)
@@ -79,4 +86,25 @@ test('/api/docs: a Content-Security-Policy that allows only its own files, and n
   const again = await fetch(`${service.url}/api/docs`, { headers: { 'if-none-match': response.headers.get('etag')! } });
   t.is(again.status, 304);
   t.is(again.headers.get('x-frame-options'), 'DENY');
+});
+
+(chromium.problem ? test.skip : test)(`/api/docs: "Try it out" reaches the server that served the page, whatever host the document names${chromium.problem ? ` (skipped: ${chromium.problem})` : ''}`, async (t) => {
+  const browser = await launch(t);
+  const page = await browser.newPage();
+  const violations: string[] = [];
+  page.on('console', (message) => void (message.text().includes('Content Security Policy') && violations.push(message.text())));
+  const requested: string[] = [];
+  page.on('request', (request) => void requested.push(request.url()));
+  await page.goto(`${service.url}/api/docs#/members/getApiMembers`, { waitUntil: 'networkidle0' });
+  const operation = '#operations-members-getApiMembers';
+  await page.waitForSelector(`${operation} .try-out__btn`, { timeout: 20_000 });
+  await page.click(`${operation} .try-out__btn`);
+  await page.waitForSelector(`${operation} .execute`, { timeout: 10_000 });
+  await page.click(`${operation} .execute`);
+  await page.waitForSelector(`${operation} .live-responses-table .response .response-col_status`, { timeout: 20_000 });
+  const status = await page.$eval(`${operation} .live-responses-table .response .response-col_status`, (cell) => cell.textContent?.trim());
+  t.is(status, '200');
+  t.true(requested.includes(`${service.url}/api/members`), requested.join('\n'));
+  t.false(requested.some((url) => url.startsWith('https://calendar.example.org')), 'nothing sent to the host the document names');
+  t.deepEqual(violations, []);
 });

@@ -1,6 +1,7 @@
 // A typed client, proven: TypeScript types generated from the served document with
 // openapi-typescript, a small client over openapi-fetch that calls every public and admin operation
-// group and creates a schedule through the typed JSON body, type-checked with tsc in a temp folder,
+// group and creates a schedule through the typed JSON body and an event through a typed multipart
+// body (a Blob poster, no cast), type-checked with tsc in a temp folder,
 // then run against the real service; every answer (success and failure) matches the schema the
 // document gives for its status. Bodies with a wrong field, a missing field or a wrong type do not
 // compile.
@@ -14,6 +15,7 @@ import { pathToFileURL } from 'node:url';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsPlugin from 'ajv-formats';
 import openapiTS, { astToString } from 'openapi-typescript';
+import { binaryAsBlob } from '../sdk/scripts/generate.ts';
 import { ADMIN, startTestService, type TestService } from './helpers/service.ts';
 
 let service: TestService;
@@ -98,6 +100,21 @@ export async function callEveryGroup(baseUrl: string, admin: { username: string;
     const replaced = await client.PUT('/api/schedules/{id}', { params: { path: { id } }, body: { categoryId: 2, title: '타입 검사 일정 (수정)', date: '2031-04-06' }, headers: { authorization } });
     keep('put', '/api/schedules/{id}', replaced.response, replaced.data ?? replaced.error);
   }
+  // A multipart write typed by the document: the payload part and the file parts, no cast.
+  const png = Uint8Array.from(atob('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg=='), (c) => c.charCodeAt(0));
+  const withPoster = await client.POST('/api/admin/events', {
+    body: { payload: { title: '타입 검사 행사', date: '2031-04-20', schoolName: '타입대학교', venue: { name: '대운동장' } }, posters: [new Blob([png], { type: 'image/png' })] },
+    // The body type is the JSON body or the form (the operation takes both): 'payload' tells them apart.
+    bodySerializer: (body) => {
+      const form = new FormData();
+      if (!('payload' in body)) return JSON.stringify(body);
+      form.append('payload', new Blob([JSON.stringify(body.payload)], { type: 'application/json' }), 'payload.json');
+      for (const poster of body.posters ?? []) form.append('posters', poster, 'poster.png');
+      return form;
+    },
+    headers: { authorization },
+  });
+  keep('post', '/api/admin/events', withPoster.response, withPoster.data ?? withPoster.error);
   return answers;
 }
 `;
@@ -113,7 +130,8 @@ const TSCONFIG = {
 test('types generated from the document type-check a client of every group, and its calls match the document', async (t) => {
   const text = await (await fetch(`${service.url}/api/openapi.json`)).text();
   const document = JSON.parse(text) as { paths: Record<string, Record<string, { responses: Record<string, { $ref?: string; content?: Record<string, { schema: unknown }> }> }>>; components: { responses: Record<string, { content?: Record<string, { schema: unknown }> }> } };
-  await writeFile(join(dir, 'schema.d.ts'), astToString(await openapiTS(JSON.parse(text) as never)));
+  // File parts (format: binary) as Blob: openapi-typescript's documented transform, as the SDK generates.
+  await writeFile(join(dir, 'schema.d.ts'), astToString(await openapiTS(JSON.parse(text) as never, { transform: binaryAsBlob })));
   await writeFile(join(dir, 'client.ts'), CLIENT);
   await writeFile(join(dir, 'package.json'), JSON.stringify({ type: 'module' }));
   await writeFile(join(dir, 'tsconfig.json'), JSON.stringify(TSCONFIG));
@@ -141,6 +159,8 @@ test('types generated from the document type-check a client of every group, and 
   t.true(statuses.has(200) && statuses.has(201) && statuses.has(400) && statuses.has(401) && statuses.has(404));
   const created = answers.find((answer) => answer.method === 'post' && answer.path === '/api/schedules');
   t.is(created?.status, 201, 'the schedule was created through the JSON body');
+  const event = answers.find((answer) => answer.method === 'post' && answer.path === '/api/admin/events');
+  t.is(event?.status, 201, `the event was created through a typed multipart body: ${JSON.stringify(event?.body)}`);
   const read = answers.find((answer) => answer.method === 'get' && answer.path === '/api/schedules/{id}' && answer.status === 200);
   t.like(read?.body, { title: '타입 검사 일정', date: '2031-04-05', time: '18:00' });
 });

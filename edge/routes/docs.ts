@@ -41,7 +41,14 @@ export const DOCS_PAGE_HEADERS: Readonly<Record<string, string>> = Object.freeze
 });
 
 // A file of its own (not inline) so a Content-Security-Policy without 'unsafe-inline' allows it.
-const INIT = `window.ui = SwaggerUIBundle({ url: '/api/openapi.json', dom_id: '#reference', validatorUrl: null, deepLinking: true, tryItOutEnabled: false });\n`;
+// "Try it out" sends to the host that served the page (the only one `connect-src 'self'` allows),
+// whatever PUBLIC_BASE_URL the document names: opened at 127.0.0.1 or behind another name, it works.
+const INIT = `window.ui = SwaggerUIBundle({ url: '/api/openapi.json', dom_id: '#reference', validatorUrl: null, deepLinking: true, tryItOutEnabled: false,
+  requestInterceptor: (request) => {
+    const url = new URL(request.url, window.location.href);
+    if (url.origin !== window.location.origin) request.url = window.location.origin + url.pathname + url.search;
+    return request;
+  } });\n`;
 
 export function docsRoutes(): Route[] {
   const dist = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));

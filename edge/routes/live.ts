@@ -36,7 +36,7 @@ export function liveRoutes(config: Config): Route[] {
     {
       method: 'get', path: '/api/asyncapi.json', cacheControl: 'public, max-age=300',
       handler: () => {
-        document ??= JSON.stringify(buildAsyncApi({ version: '1.0.0', host: new URL(config.publicBaseUrl).host, limits: config.live }));
+        document ??= JSON.stringify(buildAsyncApi({ version: '1.0.0', baseUrl: config.publicBaseUrl, limits: config.live }));
         return { raw: document, contentType: 'application/json; charset=utf-8' };
       },
       doc: { summary: 'AsyncAPI 3.0 description of the live calendar (WebSocket and Server-Sent Events)', tags: ['operations'], content: { type: 'application/json' }, responses: { 200: 'the AsyncAPI document' } },

@@ -31,7 +31,7 @@ export class CategoryInUseError extends Error {
 }
 
 const log = (tx: Tx, entry: Omit<ActivityEntry, 'actor' | 'category'>) => logActivity(tx, { actor: 'admin', category: 'schedule_category', ...entry });
-const duplicateName = () => conflict('같은 이름의 분류가 이미 있습니다.');
+const duplicateName = () => conflict('같은 이름의 분류가 이미 있습니다.', 'name_taken');
 const isUniqueViolation = (error: unknown) => typeof error === 'object' && error !== null && (error as { code?: string }).code === '23505';
 
 async function changed(tx: Tx): Promise<void> {
