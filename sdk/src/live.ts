@@ -262,7 +262,7 @@ function overWebSocket(WebSocketClass: WebSocketConstructor, baseUrl: string, mo
     socket.onerror = () => {}; // a close event follows
     socket.onclose = (event: { code: number }) => {
       const reason = `closed ${event.code}${refused ? ` (${refused.code})` : ''}`;
-      if (event.code === 1009) finish({ kind: 'fatal', error: new ApiError(0, refused?.code ?? 'message_too_big', refused?.error ?? '보낸 메시지가 너무 큽니다.') });
+      if (event.code === 1009) finish({ kind: 'fatal', error: new ApiError(0, refused?.code ?? 'message_too_large', refused?.error ?? '보낸 메시지가 너무 큽니다.') });
       else if (refused && CLIENT_ERRORS.has(refused.code)) finish({ kind: 'fatal', error: new ApiError(0, refused.code, refused.error) });
       else if (event.code === 1008 || event.code === 1013) finish({ kind: 'busy', reason });
       else finish({ kind: 'lost', reason });

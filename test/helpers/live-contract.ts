@@ -8,7 +8,7 @@ import { buildAsyncApi } from '../../schemas/asyncapi.ts';
 
 type Json = Record<string, any>;
 
-const document = buildAsyncApi({ version: 'test', host: 'localhost', limits: { maxMonths: 24, heartbeatSeconds: 25 } }) as Json;
+const document = buildAsyncApi({ version: 'test', baseUrl: 'http://localhost', limits: { maxMonths: 24, heartbeatSeconds: 25 } }) as Json;
 const ajv = new Ajv({ strict: false, allErrors: true });
 (addFormatsPlugin as unknown as (a: Ajv) => void)(ajv);
 ajv.addSchema(document.components.schemas.ScheduleItem, 'ScheduleItem');
