@@ -8,9 +8,11 @@ export type Role = (typeof ROLES)[number];
 
 export interface Config {
   port: number;
+  /** Address the API listener binds (HOST): loopback by default, so `npm start` on a laptop serves only that laptop. */
+  host: string;
   /** Prometheus /metrics, apart from the API port (0: any free port, for tests). */
   metricsPort: number;
-  /** Address the metrics listener binds (METRICS_HOST): every interface by default, as Kubernetes scrapes the pod address. */
+  /** Address the metrics listener binds (METRICS_HOST): HOST by default (the image sets HOST=0.0.0.0, as Kubernetes scrapes the pod address). */
   metricsHost: string;
   roles: Set<Role>;
   dataDir: string;
@@ -252,7 +254,11 @@ export function loadConfig(env: Env = process.env): Config {
   const port = integer(env, 'PORT', 3000, 0, 65535);
   const metricsPort = integer(env, 'METRICS_PORT', 9464, 0, 65535);
   if (metricsPort !== 0 && metricsPort === port) throw new ConfigError('METRICS_PORT', `must differ from PORT (${port})`);
-  const metricsHost = optional(env, 'METRICS_HOST') ?? '0.0.0.0';
+  // Loopback unless told otherwise: the embedded default ships a known administrator password, and a
+  // laptop on a shared network must not serve its admin API to the room. The image sets HOST=0.0.0.0.
+  const host = optional(env, 'HOST') ?? '127.0.0.1';
+  if (isIP(host) === 0) throw new ConfigError('HOST', `must be an IP address (127.0.0.1 this host only, 0.0.0.0 every IPv4 interface, :: every interface), not ${JSON.stringify(host)}`);
+  const metricsHost = optional(env, 'METRICS_HOST') ?? host;
   if (isIP(metricsHost) === 0) throw new ConfigError('METRICS_HOST', `must be an IP address (0.0.0.0 every IPv4 interface, :: every interface, 127.0.0.1 this host only), not ${JSON.stringify(metricsHost)}`);
   const databaseUrl = url(env, 'DATABASE_URL', ['postgres:', 'postgresql:']);
   const jwtSecret = optional(env, 'JWT_SECRET');
@@ -309,6 +315,7 @@ export function loadConfig(env: Env = process.env): Config {
   const serviceName = optional(env, 'OTEL_SERVICE_NAME') ?? 'schedule-backend';
   return {
     port,
+    host,
     metricsPort,
     metricsHost,
     roles: roles(env),
