@@ -323,7 +323,7 @@ export async function startService(config: Config, options: ServiceOptions = {})
     const fatal = new Promise<Error>((resolve) => embedded?.onGiveUp(resolve));
     // No role at all (the demo seed): nothing to serve.
     if (config.roles.size > 0) {
-      edge = await startEdge(router, { authenticateAdmin: adminAuthenticator(services), observe: metrics.observeRequest, outage }, logger, config.port, { host: config.host, trustProxy: config.trustProxy, uploadBudgetBytes: config.uploadBudgetBytes, accessLogEvery: config.accessLogEvery, accessLog4xxPerMinute: config.accessLog4xxPerMinute, ...(live ? { mount: live.mount } : {}) }).catch(() => {
+      edge = await startEdge(router, { authenticateAdmin: adminAuthenticator(services), observe: metrics.observeRequest, outage }, logger, config.port, { host: config.host, trustProxy: config.trustProxy, uploadBudgetBytes: config.uploadBudgetBytes, accessLogEvery: config.accessLogEvery, accessLog4xxPerMinute: config.accessLog4xxPerMinute, accessLog5xxPerMinute: config.accessLog5xxPerMinute, ...(live ? { mount: live.mount } : {}) }).catch(() => {
         throw portInUse(config.port); // the exclusive listen failed: another process took PORT meanwhile
       });
       try {

@@ -83,6 +83,8 @@ export interface Config {
   accessLogEvery: number;
   /** ACCESS_LOG_4XX_PER_MINUTE: 4xx access lines written in full per client and minute; past it sampled (edge/client-error-log.ts). */
   accessLog4xxPerMinute: number;
+  /** ACCESS_LOG_5XX_PER_MINUTE: 5xx access lines written in full per client network and minute; past it sampled (edge/client-error-log.ts). */
+  accessLog5xxPerMinute: number;
   /** The live calendar (docs/live.md): connection limits, per-subscriber buffer, timers, and the change log's retention. */
   live: LiveConfig;
   /** OpenTelemetry traces over OTLP/HTTP; null (OTEL_EXPORTER_OTLP_ENDPOINT unset): no tracing at all. */
@@ -378,6 +380,7 @@ export function loadConfig(env: Env = process.env): Config {
     feedCacheBytes: integer(env, 'FEED_CACHE_MB', 64, 1, 1_000_000) * 1024 * 1024,
     accessLogEvery: accessLog(env),
     accessLog4xxPerMinute: integer(env, 'ACCESS_LOG_4XX_PER_MINUTE', 60, 1, 1_000_000),
+    accessLog5xxPerMinute: integer(env, 'ACCESS_LOG_5XX_PER_MINUTE', 60, 1, 1_000_000),
     live: liveConfig(env),
     tracing: otlpEndpoint === null ? null : { endpoint: otlpEndpoint, serviceName },
   };
