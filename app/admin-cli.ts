@@ -4,6 +4,8 @@
 //   enable <username>    can log in again (tokens revoked by the disable stay revoked)
 //   revoke <username>    its tokens stop working at once; it can log in again
 //   remove <username>    deleted; its tokens stop working at once
+//   lockouts             login lockouts in force: client addresses and slowed-down accounts
+//   unlock <target>      clears the lockout of a client address, an administrator or a user e-mail
 // Uses DATABASE_URL, else the embedded PostgreSQL of DATA_DIR (the running server's, or started for
 // the command). ADMIN_USERNAME / ADMIN_PASSWORD are not applied here.
 import { join } from 'node:path';
@@ -11,14 +13,28 @@ import { pathToFileURL } from 'node:url';
 import { loadConfigOrReport } from '../shared/runtime/config.ts';
 import { runningEmbeddedDatabase } from '../shared/db/embedded-running.ts';
 import { changeAdmin, listAdmins, removeAdmin } from '../shared/db/repositories/admin-users.ts';
-import type { Queryable } from '../shared/db/database.ts';
+import { clearLockout, listLockouts } from '../shared/accounts/lockouts.ts';
+import { lockoutTarget } from '../edge/routes/admin-lockouts.ts';
+import type { Db } from '../shared/db/database.ts';
 import { createLogger } from '../shared/runtime/logger.ts';
 
-const USAGE = 'usage: npm run admin -- list | disable <username> | enable <username> | revoke <username> | remove <username>\n';
+const USAGE = 'usage: npm run admin -- list | disable <username> | enable <username> | revoke <username> | remove <username>\n'
+  + '       npm run admin -- lockouts | unlock <address, username or e-mail>\n';
 
 /** Runs one command; returns the exit code and what to print. */
-export async function runAdminCommand(db: Queryable, args: string[]): Promise<{ code: number; out: string }> {
+export async function runAdminCommand(db: Db, args: string[]): Promise<{ code: number; out: string }> {
   const [command, username, ...rest] = args;
+  if (command === 'lockouts' && username === undefined) {
+    const lockouts = await listLockouts(db, new Date());
+    if (lockouts.length === 0) return { code: 0, out: 'no lockouts\n' };
+    return { code: 0, out: lockouts.map((l) => `${l.kind}\t${l.scope}\t${l.target}\t${l.failures} failures\tuntil ${l.until}\n`).join('') };
+  }
+  if (command === 'unlock' && username && rest.length === 0) {
+    // Written to the activity log as the operator's command line.
+    const cleared = await clearLockout(db, lockoutTarget(username), 'cli');
+    if (!cleared) return { code: 1, out: `no lockout recorded for ${username}\n` };
+    return { code: 0, out: `${username}: ${cleared.kind} lockout cleared (${cleared.scopes.join(', ')})\n` };
+  }
   if (command === 'list' && username === undefined) {
     const admins = await listAdmins(db);
     if (admins.length === 0) return { code: 0, out: 'no administrators\n' };

@@ -6,6 +6,7 @@ import { mkdir, readFile, statfs, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { adminAuthenticator, adminAuthRoutes, requireExistingAdmin } from '../edge/routes/admin-auth.ts';
+import { adminLockoutRoutes } from '../edge/routes/admin-lockouts.ts';
 import { accountRoutes } from '../edge/routes/account.ts';
 import { botRoutes } from '../edge/routes/bots.ts';
 import { albumRoutes } from '../edge/routes/albums.ts';
@@ -298,6 +299,7 @@ export async function startService(config: Config, options: ServiceOptions = {})
       router.add(...requireExistingAdmin(services, [
         ...accountRoutes(services),
         ...adminAuthRoutes(services),
+        ...adminLockoutRoutes(services),
         ...eventRoutes(services),
         ...albumRoutes(services),
         ...suggestionRoutes(services),

@@ -14,6 +14,8 @@ export const ERROR_CODES = [
   // the live calendar (also the `code` of its WebSocket error messages)
   'not_acceptable', 'invalid_months', 'invalid_month', 'too_many_months', 'invalid_since', 'too_many_connections',
   'invalid_message', 'unknown_type',
+  // accounts: lockouts, password reset and change, API tokens
+  'not_locked', 'reset_token_unknown', 'reset_token_used', 'reset_token_expired', 'wrong_password', 'insufficient_scope',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 

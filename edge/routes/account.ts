@@ -18,7 +18,7 @@ import { bearerToken } from '../bearer.ts';
 import { clientKey } from '../client-key.ts';
 import { reply, type Context } from '../context.ts';
 import type { Route } from '../router.ts';
-import { checkPassword, readLoginBody } from './login-lockout.ts';
+import { checkPassword, readLoginBody } from '../login-lockout.ts';
 import { refuseWhenMailQueueFull, registerAccount } from '../../shared/accounts/registration.ts';
 import { canonicalEmail, EmailAddressError, lookupEmail } from '../../shared/accounts/email-address.ts';
 

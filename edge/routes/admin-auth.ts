@@ -10,7 +10,7 @@ import { bearerToken } from '../bearer.ts';
 import { reply, type Context } from '../context.ts';
 import type { Route } from '../router.ts';
 import { NO_STORE } from './account.ts';
-import { checkPassword, readLoginBody } from './login-lockout.ts';
+import { checkPassword, readLoginBody } from '../login-lockout.ts';
 
 const loginBody = compile(AdminLoginBody);
 
