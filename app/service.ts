@@ -7,6 +7,7 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { adminAuthenticator, adminAuthRoutes, requireExistingAdmin } from '../edge/routes/admin-auth.ts';
 import { adminLockoutRoutes } from '../edge/routes/admin-lockouts.ts';
+import { accountRecoveryRoutes } from '../edge/routes/account-recovery.ts';
 import { accountRoutes } from '../edge/routes/account.ts';
 import { botRoutes } from '../edge/routes/bots.ts';
 import { albumRoutes } from '../edge/routes/albums.ts';
@@ -298,6 +299,7 @@ export async function startService(config: Config, options: ServiceOptions = {})
       // Administrator routes also check that the token's administrator still exists.
       router.add(...requireExistingAdmin(services, [
         ...accountRoutes(services),
+        ...accountRecoveryRoutes(services),
         ...adminAuthRoutes(services),
         ...adminLockoutRoutes(services),
         ...eventRoutes(services),
