@@ -7,6 +7,7 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { adminAuthenticator, adminAuthRoutes, requireExistingAdmin } from '../edge/routes/admin-auth.ts';
 import { adminLockoutRoutes } from '../edge/routes/admin-lockouts.ts';
+import { adminTokenRoutes } from '../edge/routes/admin-tokens.ts';
 import { accountRecoveryRoutes } from '../edge/routes/account-recovery.ts';
 import { accountRoutes } from '../edge/routes/account.ts';
 import { botRoutes } from '../edge/routes/bots.ts';
@@ -302,6 +303,7 @@ export async function startService(config: Config, options: ServiceOptions = {})
         ...accountRecoveryRoutes(services),
         ...adminAuthRoutes(services),
         ...adminLockoutRoutes(services),
+        ...adminTokenRoutes(services),
         ...eventRoutes(services),
         ...albumRoutes(services),
         ...suggestionRoutes(services),

@@ -1,9 +1,12 @@
 // Administrators who get back in, and automation without the password: login lockouts listed and
-// cleared through the API and `npm run admin`, each clearing in the activity log.
+// cleared through the API and `npm run admin`, each clearing in the activity log; named API tokens
+// with a scope and an expiry, refused by every process the moment they are revoked.
 import test from 'ava';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { ADMIN, adminToken, call, startTestService, type TestService } from './helpers/service.ts';
+import { startProcess } from './helpers/service-process.ts';
+import type { TestDatabase } from './helpers/database.ts';
 
 const execFileAsync = promisify(execFile);
 let service: TestService;
@@ -72,4 +75,70 @@ test.serial('lockouts: `npm run admin -- lockouts` lists and `unlock <address>` 
   t.is((await adminLogin(ADMIN.password, locked)).status, 200, 'the correct password works again');
   await t.throwsAsync(adminCli('unlock', '192.0.2.250'), { message: /no lockout recorded/ });
   t.like((await lockoutEntries()).at(-1), { actor: 'cli', target_id: ADMIN.username });
+});
+
+const createToken = (token: string, body: unknown) => call(service.url, 'POST', '/api/admin/tokens', { token, json: body });
+
+test.serial('API tokens: created once by an administrator, stored hashed; `read` may call admin GET routes only, `read-write` every admin route; the last use is recorded', async (t) => {
+  const admin = await adminToken(service.url);
+  t.is((await createToken(admin, { name: 'calendar bot', scope: 'everything' })).status, 400);
+  const reader = await createToken(admin, { name: 'calendar bot', scope: 'read' });
+  t.is(reader.status, 201, JSON.stringify(reader.body));
+  t.is(reader.headers.get('cache-control'), 'no-store');
+  t.regex(reader.body.token, /^sct_[A-Za-z0-9_-]{43}$/);
+  t.like(reader.body.apiToken, { name: 'calendar bot', scope: 'read', createdBy: ADMIN.username, expiresAt: null, lastUsedAt: null });
+  t.is((await createToken(admin, { name: 'calendar bot', scope: 'read' })).status, 409, 'one live token per name');
+  const stored = JSON.stringify(await service.running.services.db.any('SELECT * FROM api_tokens'));
+  t.false(stored.includes(reader.body.token.slice(4)), 'never stored as shown');
+
+  const read = reader.body.token as string;
+  t.is((await call(service.url, 'GET', '/api/admin/lockouts', { token: read })).status, 200);
+  const refused = await createToken(read, { name: 'made by a reader', scope: 'read' });
+  t.is(refused.status, 403);
+  t.is(refused.body.code, 'insufficient_scope');
+  t.is((await call(service.url, 'GET', '/auth/me', { token: read })).body.loggedIn, false, 'not a user token');
+
+  const writer = (await createToken(admin, { name: 'schedule script', scope: 'read-write' })).body.token as string;
+  const madeByToken = await createToken(writer, { name: 'made by a script', scope: 'read' });
+  t.is(madeByToken.status, 201);
+  t.is(madeByToken.body.apiToken.createdBy, 'token:schedule script', 'the activity names the token');
+  t.is((await call(service.url, 'GET', '/api/admin/tokens', { token: `sct_${'A'.repeat(43)}` })).status, 401, 'an unknown token');
+
+  await new Promise((r) => setTimeout(r, 200)); // the last use is written after the answer
+  const listed = await call(service.url, 'GET', '/api/admin/tokens', { token: admin });
+  const bot = listed.body.tokens.find((token: { name: string }) => token.name === 'calendar bot');
+  t.truthy(bot.lastUsedAt);
+  t.false(JSON.stringify(listed.body).includes(read), 'the listing never shows a secret');
+});
+
+test.serial('API tokens: a revoked token is refused at once by another process on the same database; `npm run admin -- token` creates, lists and revokes', async (t) => {
+  const admin = await adminToken(service.url);
+  const created = await createToken(admin, { name: 'staging seeder', scope: 'read-write' });
+  const secret = created.body.token as string;
+  const other = await startProcess({ url: service.config.databaseUrl! } as TestDatabase, { ROLE: 'edge' });
+  t.teardown(() => other.stop());
+  t.is((await call(other.url, 'GET', '/api/admin/tokens', { token: secret })).status, 200, 'the other process accepts it');
+  t.is((await call(service.url, 'DELETE', `/api/admin/tokens/${created.body.apiToken.id}`, { token: admin })).status, 200);
+  t.is((await call(other.url, 'GET', '/api/admin/tokens', { token: secret })).status, 401, 'refused by the other process at once');
+  t.is((await call(service.url, 'DELETE', `/api/admin/tokens/${created.body.apiToken.id}`, { token: admin })).status, 404, 'already revoked');
+
+  const { stdout: printed } = await adminCli('token', 'create', 'chat bot', 'read', '30');
+  const fromCli = printed.trim();
+  t.regex(fromCli, /^sct_/);
+  t.is((await call(other.url, 'GET', '/api/admin/lockouts', { token: fromCli })).status, 200);
+  t.regex((await adminCli('token', 'list')).stdout, /\tchat bot\tread\texpires 20/);
+  await adminCli('token', 'revoke', 'chat bot');
+  t.is((await call(other.url, 'GET', '/api/admin/lockouts', { token: fromCli })).status, 401);
+  await t.throwsAsync(adminCli('token', 'revoke', 'chat bot'), { message: /no live API token/ });
+});
+
+// Last: it moves the service's clock a day on.
+test.serial('API tokens: a token past its expiry is refused (the injected clock)', async (t) => {
+  const admin = await adminToken(service.url);
+  const secret = (await createToken(admin, { name: 'one-day job', scope: 'read', expiresInDays: 1 })).body.token as string;
+  t.is((await call(service.url, 'GET', '/api/admin/tokens', { token: secret })).status, 200);
+  service.clock.advance(25 * 3600 * 1000);
+  const expired = await call(service.url, 'GET', '/api/admin/tokens', { token: secret });
+  t.is(expired.status, 401);
+  t.is(expired.body.code, 'token_invalid');
 });
