@@ -77,7 +77,7 @@ export function accountRecoveryRoutes(s: Services): Route[] {
   return [
     {
       method: 'post', path: '/auth/password/forgot', handler: (ctx) => forgot(s, ctx), bodyLimit: 16 * 1024,
-      doc: { summary: 'Ask for a password reset link', tags, body: EmailBody, description: `202 with the same body whatever the address (no account enumeration; the lookup runs after the answer). An account of that address gets a mail with a single-use link (30 minutes; only the newest link works) to PASSWORD_RESET_URL or the server's page. ${mailLimits}`, responses: { 202: AcceptedResponse, 400: ErrorResponse, 429: ErrorResponse, 503: ErrorResponse } },
+      doc: { summary: 'Ask for a password reset link', tags, body: EmailBody, description: `202 with the same body whatever the address (no account enumeration; the lookup runs after the answer). An account of that address gets a mail with a single-use link (30 minutes; only the newest link works) to RESET_PAGE_URL or the server's page. ${mailLimits}`, responses: { 202: AcceptedResponse, 400: ErrorResponse, 429: ErrorResponse, 503: ErrorResponse } },
     },
     {
       method: 'post', path: '/auth/password/reset', handler: (ctx) => reset(s, ctx), bodyLimit: 16 * 1024,
@@ -85,7 +85,7 @@ export function accountRecoveryRoutes(s: Services): Route[] {
     },
     {
       method: 'get', path: '/auth/password/reset', handler: () => ({ raw: RESET_PAGE, contentType: 'text/html; charset=utf-8', headers: PAGE_HEADERS }),
-      doc: { summary: 'The minimal reset page a link opens (when PASSWORD_RESET_URL is unset)', tags, description: 'Reads `token` from its address and posts to /auth/password/reset.', responses: { 200: 'text/html' }, content: { type: 'text/html' } },
+      doc: { summary: 'The minimal reset page a link opens (when RESET_PAGE_URL is unset)', tags, description: 'Reads `token` from its address and posts to /auth/password/reset.', responses: { 200: 'text/html' }, content: { type: 'text/html' } },
     },
     {
       method: 'get', path: '/auth/password/reset.js', handler: () => ({ raw: RESET_SCRIPT, contentType: 'text/javascript; charset=utf-8' }),

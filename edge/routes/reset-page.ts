@@ -1,4 +1,4 @@
-// The minimal page a password reset link opens when PASSWORD_RESET_URL is unset: a form that posts
+// The minimal page a password reset link opens when RESET_PAGE_URL is unset: a form that posts
 // the new password with the link's token. Kept as strings (not files) so the compiled build has them;
 // the script is a file of its own so a Content-Security-Policy without 'unsafe-inline' scripts allows it.
 export const RESET_PAGE = Buffer.from(`<!doctype html>

@@ -18,7 +18,7 @@ export const RESET_LINK_LIFETIME_MS = 30 * 60 * 1000;
 
 const hashOf = (token: string) => createHash('sha256').update(token, 'utf8').digest('hex');
 
-/** Where a reset link points: PASSWORD_RESET_URL (the site's page) or the server's minimal page. */
+/** Where a reset link points: RESET_PAGE_URL (the site's page) or the server's minimal page. */
 export function resetLink(s: Services, token: string): string {
   const base = s.config.passwordResetUrl ?? `${s.config.publicBaseUrl}/auth/password/reset`;
   return `${base}${base.includes('?') ? '&' : '?'}token=${encodeURIComponent(token)}`;

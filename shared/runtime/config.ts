@@ -58,7 +58,7 @@ export interface Config {
   trustProxy: number;
   /** Registrations accepted per client address and hour. */
   registerLimitPerHour: number;
-  /** PASSWORD_RESET_URL: the page a reset link opens (`?token=` added); null: the server's own minimal page. */
+  /** RESET_PAGE_URL: the page a reset link opens (`?token=` added); null: the server's own minimal page. */
   passwordResetUrl: string | null;
   /** Mails anyone can ask for (password reset, verification again), per hour. */
   accountMail: { perClientPerHour: number; perAddressPerHour: number };
@@ -363,7 +363,7 @@ export function loadConfig(env: Env = process.env): Config {
     },
     trustProxy: integer(env, 'TRUST_PROXY', 0, 0, 10),
     registerLimitPerHour: integer(env, 'REGISTER_LIMIT_PER_HOUR', 20, 1, 1_000_000),
-    passwordResetUrl: url(env, 'PASSWORD_RESET_URL', ['http:', 'https:']),
+    passwordResetUrl: url(env, 'RESET_PAGE_URL', ['http:', 'https:']),
     accountMail: {
       perClientPerHour: integer(env, 'ACCOUNT_MAIL_PER_CLIENT_PER_HOUR', 20, 1, 1_000_000),
       perAddressPerHour: integer(env, 'ACCOUNT_MAIL_PER_ADDRESS_PER_HOUR', 3, 1, 1_000),
