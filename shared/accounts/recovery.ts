@@ -56,7 +56,7 @@ export async function forgotPassword(s: Services, email: string, client: string)
     if (!user) return;
     const token = randomBytes(32).toString('base64url');
     await s.db.tx('password-reset-link', async (tx) => {
-      await replaceResetLink(tx, user.id, hashOf(token), new Date(s.clock.now() + RESET_LINK_LIFETIME_MS));
+      await replaceResetLink(tx, user.id, hashOf(token), new Date(s.clock.now() + RESET_LINK_LIFETIME_MS), new Date(s.clock.now()));
       await enqueueMail(tx, { to: user.email, ...resetMail(resetLink(s, token), user.name) }, s.config.mailQueue.maxPending);
     });
     s.mailQueue.wake();

@@ -10,12 +10,15 @@ export interface PasswordResetRow {
   used_at: Date | null;
 }
 
-/** The user's new link: earlier unused ones are deleted (only the newest works). */
-export async function replaceResetLink(db: Queryable, userId: number, tokenHash: string, expiresAt: Date): Promise<void> {
+/**
+ * The user's new link: earlier unused ones are deleted (only the newest works), and so are the
+ * user's used links whose lifetime has passed (kept until then to tell a reuse from an unknown token).
+ */
+export async function replaceResetLink(db: Queryable, userId: number, tokenHash: string, expiresAt: Date, now: Date): Promise<void> {
   await db.none(
-    `WITH earlier AS (DELETE FROM password_resets WHERE user_id = $1 AND used_at IS NULL)
+    `WITH earlier AS (DELETE FROM password_resets WHERE user_id = $1 AND (used_at IS NULL OR expires_at <= $4))
      INSERT INTO password_resets (token_hash, user_id, expires_at) VALUES ($2, $1, $3)`,
-    [userId, tokenHash, expiresAt],
+    [userId, tokenHash, expiresAt, now],
   );
 }
 
