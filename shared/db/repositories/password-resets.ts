@@ -11,10 +11,13 @@ export interface PasswordResetRow {
 }
 
 /**
- * The user's new link: earlier unused ones are deleted (only the newest works), and so are the
+ * In a transaction. The user's new link: earlier unused ones are deleted (only the newest works), and so are the
  * user's used links whose lifetime has passed (kept until then to tell a reuse from an unknown token).
  */
 export async function replaceResetLink(db: Queryable, userId: number, tokenHash: string, expiresAt: Date, now: Date): Promise<void> {
+  // The user's row locked first: two requests at once make their links one after the other, and
+  // the later one deletes the earlier (else each would miss the other's and both would work).
+  await db.one('SELECT id FROM users WHERE id = $1 FOR UPDATE', [userId]);
   await db.none(
     `WITH earlier AS (DELETE FROM password_resets WHERE user_id = $1 AND (used_at IS NULL OR expires_at <= $4))
      INSERT INTO password_resets (token_hash, user_id, expires_at) VALUES ($2, $1, $3)`,
