@@ -51,7 +51,10 @@ WORKDIR /app
 # memory of sharp's many threads stays in them. Two arenas: the worst upload measured on the edge
 # process (eight events of five 40 MP PNGs, the pool then at one image a thread) peaked at 505-510
 # MB instead of 630-655, at the same upload rate (docs/operations.md, "Memory").
+# HOST=0.0.0.0: in a container the API and /metrics are reached on the pod's address (the code's
+# default is loopback, for `npm start` on a laptop).
 ENV NODE_ENV=production \
+    HOST=0.0.0.0 \
     PORT=3000 \
     DATA_DIR=/app/data \
     HOME=/home/app \

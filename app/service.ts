@@ -6,6 +6,9 @@ import { mkdir, readFile, statfs, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { adminAuthenticator, adminAuthRoutes, requireExistingAdmin } from '../edge/routes/admin-auth.ts';
+import { adminLockoutRoutes } from '../edge/routes/admin-lockouts.ts';
+import { adminTokenRoutes } from '../edge/routes/admin-tokens.ts';
+import { accountRecoveryRoutes } from '../edge/routes/account-recovery.ts';
 import { accountRoutes } from '../edge/routes/account.ts';
 import { botRoutes } from '../edge/routes/bots.ts';
 import { albumRoutes } from '../edge/routes/albums.ts';
@@ -302,7 +305,10 @@ export async function startService(config: Config, options: ServiceOptions = {})
       // Administrator routes also check that the token's administrator still exists.
       router.add(...requireExistingAdmin(services, [
         ...accountRoutes(services),
+        ...accountRecoveryRoutes(services),
         ...adminAuthRoutes(services),
+        ...adminLockoutRoutes(services),
+        ...adminTokenRoutes(services),
         ...eventRoutes(services),
         ...albumRoutes(services),
         ...suggestionRoutes(services),
@@ -330,7 +336,7 @@ export async function startService(config: Config, options: ServiceOptions = {})
     const fatal = new Promise<Error>((resolve) => embedded?.onGiveUp(resolve));
     // No role at all (the demo seed): nothing to serve.
     if (config.roles.size > 0) {
-      edge = await startEdge(router, { authenticateAdmin: adminAuthenticator(services), observe: metrics.observeRequest, outage }, logger, config.port, { trustProxy: config.trustProxy, uploadBudgetBytes: config.uploadBudgetBytes, accessLogEvery: config.accessLogEvery, accessLog4xxPerMinute: config.accessLog4xxPerMinute, ...(live ? { mount: live.mount } : {}) }).catch(() => {
+      edge = await startEdge(router, { authenticateAdmin: adminAuthenticator(services), observe: metrics.observeRequest, outage }, logger, config.port, { host: config.host, trustProxy: config.trustProxy, uploadBudgetBytes: config.uploadBudgetBytes, accessLogEvery: config.accessLogEvery, accessLog4xxPerMinute: config.accessLog4xxPerMinute, accessLog5xxPerMinute: config.accessLog5xxPerMinute, ...(live ? { mount: live.mount } : {}) }).catch(() => {
         throw portInUse(config.port); // the exclusive listen failed: another process took PORT meanwhile
       });
       try {

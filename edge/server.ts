@@ -28,6 +28,8 @@ const LIBUS_LISTEN_EXCLUSIVE_PORT = (uWS as unknown as { LIBUS_LISTEN_EXCLUSIVE_
 type ListenWithOptions = (host: string, port: number, options: number, cb: (socket: uWS.us_listen_socket | false) => void) => uWS.TemplatedApp;
 
 export interface EdgeOptions extends AccessLogOptions {
+  /** Address to listen on (HOST); loopback unless given. */
+  host?: string;
   /** Reverse proxies in front that append to X-Forwarded-For (clientIp). */
   trustProxy?: number;
   /** Bytes of large bodies held at once (UploadBudget); default unbounded. */
@@ -49,9 +51,9 @@ export function startEdge(router: Router, hooks: EdgeHooks, logger: Logger, port
 
   return new Promise((resolve, reject) => {
     // Exclusive: without it uWS sets SO_REUSEPORT and a second process on PORT would share the traffic.
-    (app.listen as unknown as ListenWithOptions).call(app, '0.0.0.0', port, LIBUS_LISTEN_EXCLUSIVE_PORT, (socket) => {
+    (app.listen as unknown as ListenWithOptions).call(app, options.host ?? '127.0.0.1', port, LIBUS_LISTEN_EXCLUSIVE_PORT, (socket) => {
       if (!socket) {
-        reject(new Error(`could not listen on port ${port}`));
+        reject(new Error(`could not listen on ${options.host ?? '127.0.0.1'} port ${port}`));
         return;
       }
       let listening: uWS.us_listen_socket | null = socket;

@@ -16,6 +16,8 @@ export const ERROR_CODES = [
   'invalid_message', 'unknown_type', 'message_too_large', 'too_many_messages',
   // optimistic concurrency: If-Match named a version that is no longer current
   'precondition_failed',
+  // accounts: lockouts, password reset and change, API tokens
+  'not_locked', 'reset_token_unknown', 'reset_token_used', 'reset_token_expired', 'wrong_password', 'insufficient_scope',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 

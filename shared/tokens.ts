@@ -11,6 +11,8 @@ export interface UserClaims {
   id: number;
   email: string;
   isAdmin: boolean;
+  /** The user's token_version when signed (users, migration 030); 0 in older tokens. */
+  version: number;
   iat: number;
   exp: number;
 }
@@ -43,9 +45,9 @@ export class Tokens {
     return Math.floor(this.clock.now() / 1000);
   }
 
-  signUser(claims: { id: number; email: string; isAdmin: boolean }): string {
+  signUser(claims: { id: number; email: string; isAdmin: boolean; version?: number }): string {
     const iat = this.nowSeconds();
-    return jwt.sign({ id: claims.id, email: claims.email, isAdmin: claims.isAdmin, iat, exp: iat + USER_TOKEN_LIFETIME_S }, this.key, {
+    return jwt.sign({ id: claims.id, email: claims.email, isAdmin: claims.isAdmin, ver: claims.version ?? 0, iat, exp: iat + USER_TOKEN_LIFETIME_S }, this.key, {
       algorithm: 'HS256',
       audience: 'user',
     });
@@ -72,8 +74,8 @@ export class Tokens {
   /** The claims of a valid, unexpired user token, or null. */
   verifyUser(token: string): UserClaims | null {
     const p = this.verify(token, 'user');
-    if (!p || !Number.isInteger(p.id) || typeof p.email !== 'string' || typeof p.isAdmin !== 'boolean') return null;
-    return { id: p.id, email: p.email, isAdmin: p.isAdmin, iat: p.iat ?? 0, exp: p.exp! };
+    if (!p || !Number.isInteger(p.id) || typeof p.email !== 'string' || typeof p.isAdmin !== 'boolean' || !(p.ver === undefined || Number.isInteger(p.ver))) return null;
+    return { id: p.id, email: p.email, isAdmin: p.isAdmin, version: p.ver ?? 0, iat: p.iat ?? 0, exp: p.exp! };
   }
 
   verifyAdmin(token: string): AdminClaims | null {

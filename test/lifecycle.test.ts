@@ -3,19 +3,21 @@
 // its own; a taken PORT (checked on the SIGTERM test's process) and an unreachable DATA_DIR stop the
 // start with one line. The process tests run one at a time: each one initialises a PostgreSQL.
 import test, { type ExecutionContext } from 'ava';
+import { spawn } from 'node:child_process';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Router } from '../edge/router.ts';
 import { startEdge } from '../edge/server.ts';
 import { createLogger } from '../shared/runtime/logger.ts';
-import { ADMIN, alive, dataRoot, inFlight, listening, processGroup, spawnService, startEmbeddedService, startWithNpm, type ServiceProcess } from './helpers/process.ts';
+import { ADMIN, alive, dataRoot, descendants, inFlight, listening, processGroup, signalAll, spawnService, startEmbeddedService, startWithNpm, twoFreePorts, type ServiceProcess } from './helpers/process.ts';
 import { waitFor } from './helpers/wait.ts';
 
 const BURST = 24;
 
 /** Sends BURST logins (a bcrypt comparison each) and resolves once the server has received them all. */
-async function loginBurst(server: ServiceProcess) {
+async function loginBurst(server: Pick<ServiceProcess, 'url' | 'metricsUrl'>) {
   let answered = 0;
   const statuses = Array.from({ length: BURST }, (_, i) =>
     fetch(`${server.url}/api/auth/login`, {
@@ -29,7 +31,7 @@ async function loginBurst(server: ServiceProcess) {
   );
   // The signal must come while the requests are inside the server, not queued in the kernel.
   const deadline = Date.now() + 20_000;
-  while (Date.now() < deadline && (await inFlight(server)) + answered < BURST) await new Promise((r) => setTimeout(r, 10));
+  while (Date.now() < deadline && (await inFlight(server as ServiceProcess)) + answered < BURST) await new Promise((r) => setTimeout(r, 10));
   return { statuses: Promise.all(statuses), answeredBeforeSignal: answered };
 }
 
@@ -126,9 +128,15 @@ test.serial('stop: a second signal during the drain exits at once, and the embed
   t.true(alive(pg));
 
   server.child.kill('SIGTERM'); // drains for 60 s (SHUTDOWN_DELAY_MS)...
+  const signalledAt = Date.now();
   // Polled: a loaded machine may handle the signal later than any fixed wait.
   await waitFor('/readyz to answer 503 while draining', async () => (await fetch(`${server.url}/readyz`)).status === 503, 10_000);
-  server.child.kill('SIGTERM'); // ...unless a second signal cuts it short
+  // The same signal again within a second is a terminal's duplicate, the same stop: it drains on.
+  server.child.kill('SIGTERM');
+  await waitFor('the repeat to be logged', async () => server.output.join('').includes('same signal again'), 10_000);
+  t.is(server.child.exitCode, null, 'a repeat within a second does not cut the drain short');
+  await new Promise((r) => setTimeout(r, Math.max(0, signalledAt + 1_500 - Date.now())));
+  server.child.kill('SIGTERM'); // ...unless a second signal later cuts it short
   t.is(await server.exited, 1);
   t.regex(server.output.join(''), /second signal/);
   // The process's own exit hook asked PostgreSQL for a fast shutdown.
@@ -155,3 +163,88 @@ test.serial('stop: after a kill -9 the PostgreSQL left running is stopped by the
   second.child.kill('SIGTERM');
   t.is(await second.exited, 0);
 });
+
+/**
+ * `npm start` under a real pseudo-terminal (`script` from util-linux): Ctrl-C is the byte 0x03 typed
+ * into the terminal, which its line discipline turns into SIGINT for the whole foreground group
+ * (npm and node at once; npm then passes its copy on to node).
+ */
+async function startInTerminal(env: Record<string, string>) {
+  const [port, metricsPort] = await twoFreePorts();
+  const root = await dataRoot();
+  const terminal = spawn('script', ['-qfec', 'npm start', '/dev/null'], {
+    cwd: new URL('..', import.meta.url),
+    env: { ...process.env, DATABASE_URL: '', JWT_SECRET: '', LOG_LEVEL: 'info', PORT: String(port), METRICS_PORT: String(metricsPort), DATA_DIR: join(root, 'data'), ADMIN_USERNAME: ADMIN.username, ADMIN_PASSWORD: ADMIN.password, ...env },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  const output: string[] = [];
+  terminal.stdout.on('data', (chunk: Buffer) => output.push(chunk.toString()));
+  terminal.stderr.on('data', (chunk: Buffer) => output.push(chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => terminal.on('exit', (code) => resolve(code)));
+  const cleanup = async () => {
+    signalAll(await descendants(terminal.pid!), 'SIGKILL');
+    terminal.kill('SIGKILL');
+    await rm(root, { recursive: true, force: true });
+  };
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 110_000;
+  while ((await fetch(`${url}/readyz`).then((r) => r.status, () => 0)) !== 200) {
+    if (terminal.exitCode !== null || Date.now() > deadline) {
+      await cleanup();
+      throw new Error(`npm start in a terminal did not become ready: ${output.join('')}`);
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return { url, metricsUrl: `http://127.0.0.1:${metricsPort}`, ctrlC: () => terminal.stdin.write('\x03'), output, exited, cleanup };
+}
+
+test.serial('stop: Ctrl-C in a terminal running `npm start` during a burst of logins answers every request and exits 0', async (t) => {
+  const server = await startInTerminal({ TRUST_PROXY: '1' });
+  t.teardown(server.cleanup);
+  const burst = await loginBurst(server);
+  server.ctrlC();
+  // Whether node sees npm's forwarded copy depends on timing (1-14 ms apart when measured, or merged
+  // with the first): a second Ctrl-C 10 ms later makes the duplicate certain.
+  await new Promise((r) => setTimeout(r, 10));
+  server.ctrlC();
+  const statuses = await burst.statuses;
+  t.log(`${BURST - burst.answeredBeforeSignal} of ${BURST} logins were still in flight at Ctrl-C`);
+  t.deepEqual(statuses, statuses.map(() => 200), 'every request received before Ctrl-C was answered');
+  t.is(await server.exited, 0, server.output.join(''));
+  // A terminal gets the logs pretty-printed (`INFO (pid): stopped`), not as JSON lines.
+  const output = server.output.join('').replace(/\x1b\[[0-9;]*m/g, '');
+  t.regex(output, /INFO \(\d+\): stopped/);
+  t.regex(output, /same signal again/);
+  t.notRegex(output, /second signal/);
+});
+
+test.serial('listen: `npm start` listens on loopback only, /metrics too; HOST=0.0.0.0 (the image) listens on every interface', async (t) => {
+  const { networkInterfaces } = await import('node:os');
+  const outside = Object.values(networkInterfaces()).flat().find((address) => address && address.family === 'IPv4' && !address.internal);
+  const loopbackOnly = await startWithNpm('start');
+  t.teardown(loopbackOnly.cleanup);
+  t.is((await fetch(`http://127.0.0.1:${loopbackOnly.port}/healthz`)).status, 200);
+  // 127.0.0.2 is loopback too, but not the address bound: a listener on every interface would take it.
+  t.false(await reachable('127.0.0.2', loopbackOnly.port), 'the API is not on other addresses');
+  const metricsPort = Number(/"metricsPort":(\d+)/.exec(loopbackOnly.output.join(''))?.[1]);
+  t.true(metricsPort > 0);
+  t.true(await reachable('127.0.0.1', metricsPort));
+  t.false(await reachable('127.0.0.2', metricsPort), '/metrics is not on other addresses');
+  if (outside) t.false(await reachable(outside.address, loopbackOnly.port), `not on ${outside.address}`);
+  loopbackOnly.npm.kill('SIGTERM');
+  t.is(await loopbackOnly.exited, 0);
+
+  const everywhere = await startWithNpm('start', { HOST: '0.0.0.0' });
+  t.teardown(everywhere.cleanup);
+  t.true(await reachable('127.0.0.2', everywhere.port), 'HOST=0.0.0.0 listens on every interface');
+  everywhere.npm.kill('SIGTERM');
+  t.is(await everywhere.exited, 0);
+});
+
+function reachable(host: string, port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect(port, host);
+    socket.once('connect', () => (socket.destroy(), resolve(true)));
+    socket.once('error', () => resolve(false));
+  });
+}

@@ -18,7 +18,7 @@ import { bearerToken } from '../bearer.ts';
 import { clientKey } from '../client-key.ts';
 import { reply, type Context } from '../context.ts';
 import type { Route } from '../router.ts';
-import { checkPassword, readLoginBody } from './login-lockout.ts';
+import { checkPassword, readLoginBody } from '../login-lockout.ts';
 import { refuseWhenMailQueueFull, registerAccount } from '../../shared/accounts/registration.ts';
 import { canonicalEmail, EmailAddressError, lookupEmail } from '../../shared/accounts/email-address.ts';
 
@@ -106,14 +106,19 @@ async function login(s: Services, ctx: Context) {
     throw forbidden('이메일 인증이 완료되지 않았습니다. 받은 편지함의 인증 링크를 확인해 주세요.', 'email_unverified');
   }
   await check.succeed(); // step 6
-  const token = s.tokens.signUser({ id: user.id, email: user.email, isAdmin: user.is_admin });
+  const token = s.tokens.signUser({ id: user.id, email: user.email, isAdmin: user.is_admin, version: user.token_version });
   return { json: { success: true, token, user: toPublicUser(user) }, headers: NO_STORE };
 }
 
-async function me(s: Services, ctx: Context) {
-  const token = bearerToken(ctx);
+/** The user a token names, when it is valid and not revoked (a password reset or change raises token_version). */
+export async function tokenUser(s: Services, token: string | null): Promise<UserRow | null> {
   const claims = token ? s.tokens.verifyUser(token) : null;
   const user = claims ? await findUserById(s.db, claims.id) : null;
+  return user && user.token_version === claims!.version ? user : null;
+}
+
+async function me(s: Services, ctx: Context) {
+  const user = await tokenUser(s, bearerToken(ctx));
   if (!user) return reply({ loggedIn: false });
   return reply({ loggedIn: true, user: toPublicUser(user) });
 }
@@ -123,9 +128,11 @@ async function refresh(s: Services, ctx: Context) {
   if (!token) throw unauthorized('Bearer 토큰이 필요합니다.', 'token_missing');
   const claims = s.tokens.verifyUser(token);
   if (!claims) throw unauthorized('유효하지 않거나 만료된 토큰입니다.', 'token_invalid');
-  if (!(await findUserById(s.db, claims.id))) throw unauthorized('존재하지 않는 사용자입니다.', 'token_invalid');
+  const user = await findUserById(s.db, claims.id);
+  if (!user) throw unauthorized('존재하지 않는 사용자입니다.', 'token_invalid');
+  if (user.token_version !== claims.version) throw unauthorized('비밀번호가 바뀌어 더 이상 쓸 수 없는 토큰입니다. 다시 로그인해 주세요.', 'token_invalid');
   if (s.tokens.secondsLeft(claims) >= REFRESH_WINDOW_S) return { json: { refreshed: false }, headers: NO_STORE };
-  return { json: { refreshed: true, token: s.tokens.signUser({ id: claims.id, email: claims.email, isAdmin: claims.isAdmin }) }, headers: NO_STORE };
+  return { json: { refreshed: true, token: s.tokens.signUser({ id: claims.id, email: claims.email, isAdmin: claims.isAdmin, version: user.token_version }) }, headers: NO_STORE };
 }
 
 async function remove(s: Services, ctx: Context) {
@@ -134,6 +141,8 @@ async function remove(s: Services, ctx: Context) {
   const claims = s.tokens.verifyUser(token);
   // 4.7: an invalid or expired token, or any other failure, is 500 (not 401).
   if (!claims) throw new HttpError(500, '계정을 삭제하지 못했습니다: 토큰이 유효하지 않습니다.', {}, 'token_invalid');
+  const user = await findUserById(s.db, claims.id);
+  if (user && user.token_version !== claims.version) throw new HttpError(500, '계정을 삭제하지 못했습니다: 비밀번호가 바뀌어 더 이상 쓸 수 없는 토큰입니다.', {}, 'token_invalid');
   if (!(await deleteUserAndLinks(s.db, claims.id))) throw new HttpError(500, '계정을 삭제하지 못했습니다: 사용자가 존재하지 않습니다.');
   s.logger.info({ userId: claims.id }, 'user deleted');
   return reply({ success: true, message: '계정이 삭제되었습니다.' });

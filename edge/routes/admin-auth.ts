@@ -4,21 +4,32 @@ import { AdminLoginBody, AdminLoginResponse, AdminVerifyResponse } from '../../s
 import { ErrorResponse } from '../../schemas/common.ts';
 import { compile } from '../../schemas/validate.ts';
 import { adminByUsername, findAdminById, type AdminUserRow } from '../../shared/db/repositories/admin-users.ts';
-import { badRequest, unauthorized } from '../../shared/errors.ts';
+import { API_TOKEN_PREFIX, authenticateApiToken } from '../../shared/accounts/api-tokens.ts';
+import { badRequest, forbidden, unauthorized } from '../../shared/errors.ts';
 import type { Services } from '../../shared/services.ts';
 import { bearerToken } from '../bearer.ts';
 import { reply, type Context } from '../context.ts';
 import type { Route } from '../router.ts';
 import { NO_STORE } from './account.ts';
-import { checkPassword, readLoginBody } from './login-lockout.ts';
+import { checkPassword, readLoginBody } from '../login-lockout.ts';
 
 const loginBody = compile(AdminLoginBody);
 
-/** 401 unless the request carries a valid administrator token; user tokens (audience `user`) fail. */
+/**
+ * ctx.admin.id of a request that carries an API token (administrator ids start at 1): its row is
+ * read from PostgreSQL by requireExistingAdmin, which then names it `token:<name>`.
+ */
+const API_TOKEN_ADMIN_ID = 0;
+
+/** 401 unless the request carries a valid administrator token or an API token; user tokens (audience `user`) fail. */
 export function adminAuthenticator(s: Services) {
   return (ctx: Context): void => {
     const token = bearerToken(ctx);
     if (!token) throw unauthorized('관리자 인증이 필요합니다.', 'token_missing');
+    if (token.startsWith(API_TOKEN_PREFIX)) {
+      ctx.admin = { id: API_TOKEN_ADMIN_ID, username: 'api-token', tokenVersion: 0 };
+      return;
+    }
     const claims = s.tokens.verifyAdmin(token);
     if (!claims) throw unauthorized('유효하지 않거나 만료된 관리자 토큰입니다.', 'token_invalid');
     ctx.admin = { id: claims.id, username: claims.username, tokenVersion: claims.version };
@@ -40,6 +51,14 @@ export function requireExistingAdmin(s: Services, routes: Route[]): Route[] {
     return {
       ...route,
       handler: async (ctx: Context) => {
+        if (ctx.admin?.id === API_TOKEN_ADMIN_ID) {
+          // Read on every request, so a revoked token is refused by every process at once.
+          const apiToken = await authenticateApiToken(s.db, bearerToken(ctx)!, new Date(s.clock.now()), s.logger);
+          if (!apiToken) throw unauthorized('유효하지 않거나 만료되었거나 폐기된 API 토큰입니다.', 'token_invalid');
+          if (apiToken.scope === 'read' && route.method !== 'get') throw forbidden('읽기 전용 API 토큰으로는 바꿀 수 없습니다.', 'insufficient_scope');
+          ctx.admin = { id: API_TOKEN_ADMIN_ID, username: `token:${apiToken.name}`, tokenVersion: 0 };
+          return handler(ctx);
+        }
         const admin = ctx.admin ? await findAdminById(s.db, ctx.admin.id) : null;
         if (!admin || admin.disabled || admin.token_version !== ctx.admin!.tokenVersion) throw unauthorized('유효하지 않거나 만료된 관리자 토큰입니다.', 'token_invalid');
         return handler(ctx);

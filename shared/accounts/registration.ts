@@ -9,11 +9,11 @@ import { enqueueMail, mailQueueFull, mailQueueIsFull } from '../mail-queue.ts';
 import type { Services } from '../services.ts';
 import { DEFAULT_PROFILE_PICTURES, defaultPictureKey } from '../storage/default-pictures.ts';
 
-const VERIFY_LINK_LIFETIME_MS = 24 * 3600 * 1000;
+export const VERIFY_LINK_LIFETIME_MS = 24 * 3600 * 1000;
 
-const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+export const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
-function verificationMail(publicBaseUrl: string, nickname: string, token: string) {
+export function verificationMail(publicBaseUrl: string, nickname: string, token: string) {
   const link = `${publicBaseUrl}/auth/verify/${token}`;
   return {
     subject: '이메일 주소를 인증해 주세요',

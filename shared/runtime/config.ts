@@ -8,9 +8,11 @@ export type Role = (typeof ROLES)[number];
 
 export interface Config {
   port: number;
+  /** Address the API listener binds (HOST): loopback by default, so `npm start` on a laptop serves only that laptop. */
+  host: string;
   /** Prometheus /metrics, apart from the API port (0: any free port, for tests). */
   metricsPort: number;
-  /** Address the metrics listener binds (METRICS_HOST): every interface by default, as Kubernetes scrapes the pod address. */
+  /** Address the metrics listener binds (METRICS_HOST): HOST by default (the image sets HOST=0.0.0.0, as Kubernetes scrapes the pod address). */
   metricsHost: string;
   roles: Set<Role>;
   dataDir: string;
@@ -56,6 +58,10 @@ export interface Config {
   trustProxy: number;
   /** Registrations accepted per client address and hour. */
   registerLimitPerHour: number;
+  /** RESET_PAGE_URL: the page a reset link opens (`?token=` added); null: the server's own minimal page. */
+  passwordResetUrl: string | null;
+  /** Mails anyone can ask for (password reset, verification again), per hour. */
+  accountMail: { perClientPerHour: number; perAddressPerHour: number };
   /**
    * The mail queue (docs/security.md, "Mail"): at most `maxPending` mails wait (past it a
    * registration answers 503 and stores nothing); a mail not delivered within `maxAgeHours` is dropped.
@@ -81,6 +87,8 @@ export interface Config {
   accessLogEvery: number;
   /** ACCESS_LOG_4XX_PER_MINUTE: 4xx access lines written in full per client and minute; past it sampled (edge/client-error-log.ts). */
   accessLog4xxPerMinute: number;
+  /** ACCESS_LOG_5XX_PER_MINUTE: 5xx access lines written in full per client network and minute; past it sampled (edge/client-error-log.ts). */
+  accessLog5xxPerMinute: number;
   /** The live calendar (docs/live.md): connection limits, per-subscriber buffer, timers, and the change log's retention. */
   live: LiveConfig;
   /** OpenTelemetry traces over OTLP/HTTP; null (OTEL_EXPORTER_OTLP_ENDPOINT unset): no tracing at all. */
@@ -261,7 +269,11 @@ export function loadConfig(env: Env = process.env): Config {
   const port = integer(env, 'PORT', 3000, 0, 65535);
   const metricsPort = integer(env, 'METRICS_PORT', 9464, 0, 65535);
   if (metricsPort !== 0 && metricsPort === port) throw new ConfigError('METRICS_PORT', `must differ from PORT (${port})`);
-  const metricsHost = optional(env, 'METRICS_HOST') ?? '0.0.0.0';
+  // Loopback unless told otherwise: the embedded default ships a known administrator password, and a
+  // laptop on a shared network must not serve its admin API to the room. The image sets HOST=0.0.0.0.
+  const host = optional(env, 'HOST') ?? '127.0.0.1';
+  if (isIP(host) === 0) throw new ConfigError('HOST', `must be an IP address (127.0.0.1 this host only, 0.0.0.0 every IPv4 interface, :: every interface), not ${JSON.stringify(host)}`);
+  const metricsHost = optional(env, 'METRICS_HOST') ?? host;
   if (isIP(metricsHost) === 0) throw new ConfigError('METRICS_HOST', `must be an IP address (0.0.0.0 every IPv4 interface, :: every interface, 127.0.0.1 this host only), not ${JSON.stringify(metricsHost)}`);
   const databaseUrl = url(env, 'DATABASE_URL', ['postgres:', 'postgresql:']);
   const jwtSecret = optional(env, 'JWT_SECRET');
@@ -318,6 +330,7 @@ export function loadConfig(env: Env = process.env): Config {
   const serviceName = optional(env, 'OTEL_SERVICE_NAME') ?? 'schedule-backend';
   return {
     port,
+    host,
     metricsPort,
     metricsHost,
     roles: roles(env),
@@ -359,6 +372,11 @@ export function loadConfig(env: Env = process.env): Config {
     },
     trustProxy: integer(env, 'TRUST_PROXY', 0, 0, 10),
     registerLimitPerHour: integer(env, 'REGISTER_LIMIT_PER_HOUR', 20, 1, 1_000_000),
+    passwordResetUrl: url(env, 'RESET_PAGE_URL', ['http:', 'https:']),
+    accountMail: {
+      perClientPerHour: integer(env, 'ACCOUNT_MAIL_PER_CLIENT_PER_HOUR', 20, 1, 1_000_000),
+      perAddressPerHour: integer(env, 'ACCOUNT_MAIL_PER_ADDRESS_PER_HOUR', 3, 1, 1_000),
+    },
     mailQueue: {
       maxPending: integer(env, 'MAIL_QUEUE_MAX', 1_000, 1, 1_000_000),
       maxAgeHours: integer(env, 'MAIL_MAX_AGE_HOURS', 24, 1, 720),
@@ -380,6 +398,7 @@ export function loadConfig(env: Env = process.env): Config {
     feedCacheBytes: integer(env, 'FEED_CACHE_MB', 64, 1, 1_000_000) * 1024 * 1024,
     accessLogEvery: accessLog(env),
     accessLog4xxPerMinute: integer(env, 'ACCESS_LOG_4XX_PER_MINUTE', 60, 1, 1_000_000),
+    accessLog5xxPerMinute: integer(env, 'ACCESS_LOG_5XX_PER_MINUTE', 60, 1, 1_000_000),
     live: liveConfig(env),
     tracing: otlpEndpoint === null ? null : { endpoint: otlpEndpoint, serviceName },
   };

@@ -10,7 +10,7 @@ export interface MetricsServer {
   close(): Promise<void>;
 }
 
-export function startMetricsServer(metrics: Metrics, port: number, logger: Logger, host = '0.0.0.0'): Promise<MetricsServer> {
+export function startMetricsServer(metrics: Metrics, port: number, logger: Logger, host = '127.0.0.1'): Promise<MetricsServer> {
   const server = createServer((request, response) => {
     const path = (request.url ?? '/').split('?')[0];
     if (path !== '/metrics' || (request.method !== 'GET' && request.method !== 'HEAD')) {

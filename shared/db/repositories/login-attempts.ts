@@ -142,3 +142,61 @@ function accountDelayAt(failures: number, lastFailure: Date, now: Date): number 
   if (since >= LOCKOUT_WINDOW_MS) return 0;
   return Math.max(0, accountDelayFor(failures) - since);
 }
+
+export interface AddressLockoutRow {
+  scope: LoginScope;
+  client: string;
+  failure_count: number;
+  last_failure_at: Date;
+}
+
+export interface AccountSlowdownRow {
+  scope: LoginScope;
+  account_id: number;
+  /** The account's login name: an administrator's username, a user's e-mail; null once deleted. */
+  account: string | null;
+  failure_count: number;
+  last_failure_at: Date;
+}
+
+/** Client addresses locked out now (LOCKOUT_FAILURES within the window), newest first. */
+export const lockedAddresses = (db: Queryable, now: Date) =>
+  db.any<AddressLockoutRow>(
+    `SELECT scope, ip AS client, failure_count, last_failure_at FROM login_attempts
+     WHERE failure_count >= $2 AND last_failure_at > $1::timestamptz - $3 * interval '1 millisecond'
+     ORDER BY last_failure_at DESC LIMIT 1000`,
+    [now, LOCKOUT_FAILURES, LOCKOUT_WINDOW_MS],
+  );
+
+/** Accounts whose comparisons are slowed down now (ACCOUNT_FREE_FAILURES or more within the window), newest first. */
+export const slowedAccounts = (db: Queryable, now: Date) =>
+  db.any<AccountSlowdownRow>(
+    `SELECT f.scope, f.account_id, coalesce(a.username, u.email) AS account, f.failure_count, f.last_failure_at
+     FROM login_account_failures f
+     LEFT JOIN admin_users a ON f.scope = 'admin' AND a.id = f.account_id
+     LEFT JOIN users u ON f.scope = 'user' AND u.id = f.account_id
+     WHERE f.failure_count >= $2 AND f.last_failure_at > $1::timestamptz - $3 * interval '1 millisecond'
+     ORDER BY f.last_failure_at DESC LIMIT 1000`,
+    [now, ACCOUNT_FREE_FAILURES, LOCKOUT_WINDOW_MS],
+  );
+
+/** Forgets a client's failures in both scopes; the scopes it was counted in. */
+export async function clearAddressFailures(db: Queryable, client: string): Promise<LoginScope[]> {
+  const rows = await db.any<{ scope: LoginScope }>('DELETE FROM login_attempts WHERE ip = $1 RETURNING scope', [client]);
+  return rows.map((row) => row.scope);
+}
+
+/**
+ * Forgets the failures of the administrator with this username and of the user with this e-mail
+ * (whatever its letter case); the scopes cleared.
+ */
+export async function clearAccountFailures(db: Queryable, name: string): Promise<LoginScope[]> {
+  const rows = await db.any<{ scope: LoginScope }>(
+    `DELETE FROM login_account_failures f
+     WHERE (f.scope = 'admin' AND f.account_id IN (SELECT id FROM admin_users WHERE username = $1))
+        OR (f.scope = 'user' AND f.account_id IN (SELECT id FROM users WHERE lower(email) = lower($1)))
+     RETURNING scope`,
+    [name],
+  );
+  return rows.map((row) => row.scope);
+}

@@ -11,6 +11,8 @@ export interface UserRow {
   verify_token: string | null;
   verify_expires: Date | null;
   is_admin: boolean;
+  /** Tokens signed with another version are refused (raised by a password reset or change). */
+  token_version: number;
 }
 
 export interface PublicUser {
@@ -30,7 +32,7 @@ export const toPublicUser = (row: UserRow): PublicUser => ({
 });
 
 // profile_url holds a storage key (or an absolute URL); the URL is built when answering (migration 011).
-const COLUMNS = 'id, email, password, name, storage_url(profile_url) AS profile_url, email_verified, verify_token, verify_expires, is_admin';
+const COLUMNS = 'id, email, password, name, storage_url(profile_url) AS profile_url, email_verified, verify_token, verify_expires, is_admin, token_version';
 
 export interface NewUser {
   email: string;
@@ -86,3 +88,21 @@ export function deleteUserAndLinks(db: Db, id: number): Promise<boolean> {
     return result.rowCount === 1;
   });
 }
+
+/** A new password: every token issued before is revoked (token_version), and the address is verified (the link proved it). */
+export async function setPassword(db: Queryable, id: number, passwordHash: string, verified: boolean): Promise<number> {
+  const row = await db.one<{ token_version: number }>(
+    `UPDATE users SET password = $2, token_version = token_version + 1${verified ? ', email_verified = true, verify_token = NULL, verify_expires = NULL' : ''}
+     WHERE id = $1 RETURNING token_version`,
+    [id, passwordHash],
+  );
+  return row.token_version;
+}
+
+/** A new verification link for an unverified account; false when it is verified (or gone). */
+export async function renewVerifyToken(db: Queryable, id: number, token: string, expires: Date): Promise<boolean> {
+  return (await db.result('UPDATE users SET verify_token = $2, verify_expires = $3 WHERE id = $1 AND NOT email_verified', [id, token, expires])).rowCount === 1;
+}
+
+/** A user by id, as a statement for a password check's first round trip (login-attempts.ts, openAttempt). */
+export const userByIdQuery = (id: number) => ({ text: `SELECT ${COLUMNS} FROM users WHERE id = $1`, values: [id] });

@@ -2,10 +2,10 @@
 // still answers 429 when the client is locked, and the client is keyed from the resolved address.
 // The rules themselves (failure slots, slowdown, dummy hash, the 429) are in
 // shared/accounts/login-lockout.ts.
-import { assertNotLockedOut, checkClientPassword, type PasswordCheck } from '../../shared/accounts/login-lockout.ts';
-import type { AccountQuery, LoginScope } from '../../shared/db/repositories/login-attempts.ts';
-import type { Services } from '../../shared/services.ts';
-import { clientKey } from '../client-key.ts';
+import { assertNotLockedOut, checkClientPassword, type PasswordCheck } from '../shared/accounts/login-lockout.ts';
+import type { AccountQuery, LoginScope } from '../shared/db/repositories/login-attempts.ts';
+import type { Services } from '../shared/services.ts';
+import { clientKey } from './client-key.ts';
 
 /**
  * The login body as `parse` reads it, or the refusal. A locked address gets 429 whatever it sent
