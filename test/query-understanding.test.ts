@@ -3,6 +3,7 @@
 // index, analysis pool and administrators' dictionary).
 import test from 'ava';
 import { extractQueryDate } from '../shared/korean/query-dates.ts';
+import { NUMBER_GROUPS, ordinalSuffix } from '../shared/korean/query-numbers.ts';
 import { undecoratedKey, undecoratedText } from '../shared/korean/decorations.ts';
 import { DEFAULT_LEXICON_TABLE, lexiconGroups, Lexicon, parseLexiconLine } from '../shared/korean/lexicon.ts';
 import { hangulToLatin, latinToHangul, loanwordSpellings, romanizedToHangul } from '../shared/korean/transliterate.ts';
@@ -22,6 +23,31 @@ test('dates: M/D, M.D, M월 D일, D일 and a year are read out of the query; oth
   t.like(extractQueryDate('20일 화보'), { text: '화보', date: { day: 20 } });
   t.like(extractQueryDate('2026년 5월 축제'), { text: '축제', date: { year: 2026, month: 5 } });
   for (const query of ['ep.45', 'ost part.2', '13/45', '2/30', '5월 대동제', '데뷔 2주년', '20일차 브이로그', 'day 2', '1.5배']) t.is(extractQueryDate(query).date, undefined, query);
+});
+
+test('dates in English and Japanese: month names either side of the day, ordinals, `the 3rd`, 月 and 日; month words alone in Korean', (t) => {
+  t.like(extractQueryDate('june 12 팬미팅'), { text: '팬미팅', date: { month: 6, day: 12 } });
+  t.like(extractQueryDate('12th of june'), { date: { month: 6, day: 12 } });
+  t.like(extractQueryDate('jun 12th'), { date: { month: 6, day: 12 } });
+  t.like(extractQueryDate('june 12, 2026 live'), { text: 'live', date: { year: 2026, month: 6, day: 12 } });
+  t.deepEqual(extractQueryDate('the 3rd').date, { day: 3, text: 'the 3rd' });
+  t.like(extractQueryDate('2026年6月12日 ライブ'), { text: 'ライブ', date: { year: 2026, month: 6, day: 12 } });
+  t.like(extractQueryDate('12日'), { date: { day: 12 } });
+  for (const query of ['3rd anniversary', 'feb 30', 'day 2', 'ep 12', '2nd mini album']) t.is(extractQueryDate(query).date, undefined, query);
+  t.is(understandQuery('june 대동제').text, '6월 대동제');
+  t.is(understandQuery('6月 콘서트').text, '6월 콘서트');
+  t.is(understandQuery('may i').text, 'may i', 'may alone is no month');
+});
+
+test('numbers: ordinals and anniversaries in native Korean, English and Japanese read as one another', (t) => {
+  const lexicon = new Lexicon(NUMBER_GROUPS);
+  t.deepEqual(queryReadings(['1st', '팬콘서트'], lexicon)[0], ['첫번째', '팬콘서트']);
+  t.deepEqual(queryReadings(['세', '번째'], lexicon)[1], ['3rd'], 'the title form stays first, then the English ordinal');
+  t.deepEqual(queryReadings(['세돌'], lexicon)[0], ['3주년']);
+  t.deepEqual(queryReadings(['3rd', 'anniversary'], lexicon)[0], ['3주년']);
+  t.deepEqual(queryReadings(['second'], lexicon)[0], ['두번째']);
+  t.is(ordinalSuffix(11), '11th');
+  t.is(ordinalSuffix(22), '22nd');
 });
 
 test('decorations: brackets, quotes and emoji are dropped alike from documents and queries; Latin runs join', (t) => {

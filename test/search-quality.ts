@@ -41,7 +41,12 @@ export type QualityKind =
   | 'loanword spelling'
   | 'decoration'
   | 'date'
-  | 'several signals';
+  | 'several signals'
+  // What the service knows beside the words (entities, the gazetteer, numbers).
+  | 'place'
+  | 'member role'
+  | 'english date'
+  | 'ordinal';
 
 export interface QualityCase {
   query: string;
@@ -359,6 +364,85 @@ export const QUALITY_TABLE: QualityCase[] = [
   { query: '루미네 하린 로그', kind: 'several signals', expect: containing('[LUMI-LOG] 윤하린') },
   { query: '루미네 채이 화보', kind: 'several signals', expect: containing('[화보] 류채이') },
   { query: '루미네 다온 생일', kind: 'several signals', expect: titled('백다온 생일 기념 카페 이벤트'), first: '백다온 생일 기념 카페 이벤트' },
+  // Places at another level: a country or a city in three scripts for a title naming the city, a
+  // district or region for a venue's address (the gazetteer), a neighbourhood for its district.
+  { query: '일본 팬미팅', kind: 'place', expect: titled('루미네 팬미팅 in 도쿄'), first: '루미네 팬미팅 in 도쿄' },
+  { query: 'japan fanmeeting', kind: 'place', expect: titled('루미네 팬미팅 in 도쿄') },
+  { query: 'tokyo fan meeting', kind: 'place', expect: titled('루미네 팬미팅 in 도쿄') },
+  { query: '東京 팬미팅', kind: 'place', expect: titled('루미네 팬미팅 in 도쿄') },
+  { query: 'トウキョウ', kind: 'place', expect: titled('루미네 팬미팅 in 도쿄') },
+  { query: '동경 팬미팅', kind: 'place', expect: titled('루미네 팬미팅 in 도쿄') },
+  { query: '태국 팬미팅', kind: 'place', expect: titled('루미네 팬미팅 in 방콕'), first: '루미네 팬미팅 in 방콕' },
+  { query: 'thailand', kind: 'place', expect: titled('루미네 팬미팅 in 방콕') },
+  { query: 'bangkok fan meeting', kind: 'place', expect: titled('루미네 팬미팅 in 방콕') },
+  { query: 'バンコク', kind: 'place', expect: titled('루미네 팬미팅 in 방콕') },
+  { query: '일본', kind: 'place', expect: titled('루미네 팬미팅 in 도쿄', "일본 데뷔 싱글 'Compass -Japanese ver.-' 발매") },
+  { query: '송파 팬사인회', kind: 'place', expect: containing('잠실', '팬사인회') },
+  { query: 'jamsil fansign', kind: 'place', expect: containing('잠실', '팬사인회') },
+  { query: 'myeongdong 팬사인회', kind: 'place', expect: containing('명동', '팬사인회') },
+  { query: 'gangnam 팬사인회', kind: 'place', expect: containing('강남', '팬사인회') },
+  { query: '광진구 축하공연', kind: 'place', expect: titled(FESTIVALS.konkuk) },
+  { query: 'gwangjin 대동제', kind: 'place', expect: titled(FESTIVALS.konkuk) },
+  { query: '성북구 대동제', kind: 'place', expect: titled(FESTIVALS.korea) },
+  { query: 'seongbuk', kind: 'place', expect: titled(FESTIVALS.korea) },
+  { query: 'dongdaemun', kind: 'place', expect: titled(FESTIVALS.hufs, FESTIVALS.khu) },
+  { query: '인천 축하공연', kind: 'place', expect: titled(FESTIVALS.inha) },
+  { query: 'incheon', kind: 'place', expect: titled(FESTIVALS.inha) },
+  { query: 'busan 대동제', kind: 'place', expect: titled(FESTIVALS.pusan) },
+  { query: 'seoul 대동제', kind: 'place', expect: titled(FESTIVALS.konkuk, FESTIVALS.hufs, FESTIVALS.korea, FESTIVALS.yonsei, FESTIVALS.hanyang) },
+  { query: '종로 축제', kind: 'place', expect: titled(FESTIVALS.skku) },
+  { query: 'jongno', kind: 'place', expect: titled(FESTIVALS.skku) },
+  { query: '동작구 축제', kind: 'place', expect: titled(FESTIVALS.cau) },
+  { query: 'sinchon 대동제', kind: 'place', expect: titled(FESTIVALS.yonsei) },
+  { query: '성수 축하공연', kind: 'place', expect: titled(FESTIVALS.hanyang) },
+  { query: '미추홀 축제', kind: 'place', expect: titled(FESTIVALS.inha) },
+  // Members by what the group calls them: a position in three languages, the youngest and the
+  // oldest (from the birth dates), a given name with an English possessive.
+  { query: '메인댄서 생일', kind: 'member role', expect: titled('윤하린 생일 기념 카페 이벤트') },
+  { query: 'main dancer birthday', kind: 'member role', expect: titled('윤하린 생일 기념 카페 이벤트') },
+  { query: 'main rapper 생일', kind: 'member role', expect: titled('백다온 생일 기념 카페 이벤트') },
+  { query: '메인래퍼 라디오', kind: 'member role', expect: titled('〈별빛 라디오〉 게스트 출연') },
+  { query: 'main vocal 인스타 라이브', kind: 'member role', expect: containing('강서아 인스타그램 라이브') },
+  { query: '메인보컬 생일 카페', kind: 'member role', expect: titled('강서아 생일 기념 카페 이벤트') },
+  { query: 'leader 화보', kind: 'member role', expect: containing('[화보] 윤하린') },
+  { query: '리더 생일', kind: 'member role', expect: titled('윤하린 생일 기념 카페 이벤트') },
+  { query: 'maknae live', kind: 'member role', expect: containing('류채이 인스타그램 라이브') },
+  { query: '막내 생일', kind: 'member role', expect: titled('류채이 생일 기념 카페 이벤트') },
+  { query: 'youngest 화보', kind: 'member role', expect: containing('[화보]', '류채이') },
+  { query: '맏언니 생일', kind: 'member role', expect: titled('윤하린 생일 기념 카페 이벤트') },
+  { query: 'oldest birthday', kind: 'member role', expect: titled('윤하린 생일 기념 카페 이벤트') },
+  { query: 'visual 화보', kind: 'member role', expect: containing('[화보]', '정유나') },
+  { query: '비주얼 출연', kind: 'member role', expect: titled('〈아는 동생들〉 정유나 출연') },
+  { query: 'リーダー 생일', kind: 'member role', expect: titled('윤하린 생일 기념 카페 이벤트') },
+  { query: 'メインラッパー', kind: 'member role', expect: withMember('백다온') },
+  { query: "seoa's birthday", kind: 'member role', expect: titled('강서아 생일 기념 카페 이벤트') },
+  { query: "daon's radio", kind: 'member role', expect: titled('〈별빛 라디오〉 게스트 출연') },
+  { query: "chaei's live", kind: 'member role', expect: containing('류채이 인스타그램 라이브') },
+  { query: "yuna's 화보", kind: 'member role', expect: containing('[화보]', '정유나') },
+  { query: 'sub vocal 생일', kind: 'member role', expect: titled('류채이 생일 기념 카페 이벤트') },
+  { query: 'lead vocal 생일', kind: 'member role', expect: titled('정유나 생일 기념 카페 이벤트') },
+  // Dates in English and Japanese: month names, ordinals, `the 12th`, 月 and 日.
+  { query: 'june 14 팬미팅', kind: 'english date', expect: titled('루미네 팬미팅 in 도쿄'), first: '루미네 팬미팅 in 도쿄' },
+  { query: '14th of june', kind: 'english date', expect: titled('루미네 팬미팅 in 도쿄') },
+  { query: 'jun 14th fan meeting', kind: 'english date', expect: titled('루미네 팬미팅 in 도쿄') },
+  { query: 'july 5', kind: 'english date', expect: titled('루미네 팬미팅 in 방콕') },
+  { query: 'the 12th 데뷔', kind: 'english date', expect: titled('루미네 데뷔 2주년') },
+  { query: '6月14日', kind: 'english date', expect: titled('루미네 팬미팅 in 도쿄') },
+  { query: 'august 9 팬콘서트', kind: 'english date', expect: titled('루미네 첫 번째 팬콘서트 〈LUMINOUS〉 DAY 1'), first: '루미네 첫 번째 팬콘서트 〈LUMINOUS〉 DAY 1' },
+  { query: `december 31, ${DEMO_YEAR}`, kind: 'english date', expect: titled('루미네 자체 예능 〈루미랜드〉 EP.54', `${DEMO_YEAR} 가요 대제전`, '카운트다운 라이브') },
+  { query: 'may 20 서아', kind: 'english date', expect: titled('강서아 생일 기념 카페 이벤트'), first: '강서아 생일 기념 카페 이벤트' },
+  { query: 'november 2nd birthday', kind: 'english date', expect: titled('윤하린 생일 기념 카페 이벤트') },
+  { query: 'september 축제', kind: 'english date', expect: titled(FESTIVALS.inha, FESTIVALS.khu) },
+  { query: '9月 축제', kind: 'english date', expect: titled(FESTIVALS.inha, FESTIVALS.khu) },
+  // Ordinals and anniversaries: native Korean numerals and counters, English, Japanese.
+  { query: '1st 팬콘서트', kind: 'ordinal', expect: containing('첫 번째 팬콘서트') },
+  { query: 'first fan concert', kind: 'ordinal', expect: containing('첫 번째 팬콘서트') },
+  { query: '첫째 팬콘서트', kind: 'ordinal', expect: containing('첫 번째 팬콘서트') },
+  { query: '데뷔 두돌', kind: 'ordinal', expect: titled('루미네 데뷔 2주년') },
+  { query: '두 돌', kind: 'ordinal', expect: titled('루미네 데뷔 2주년') },
+  { query: '2nd anniversary', kind: 'ordinal', expect: titled('루미네 데뷔 2주년') },
+  { query: 'second anniversary', kind: 'ordinal', expect: titled('루미네 데뷔 2주년') },
+  { query: '데뷔 2周年', kind: 'ordinal', expect: titled('루미네 데뷔 2주년') },
 ];
 
 /**
@@ -371,10 +455,11 @@ export async function storeDemoSchedules(db: Db): Promise<SearchDocument[]> {
   await db.tx('demo-schedules', async (tx) => {
     const memberIds = new Map<string, number>();
     for (const [order, member] of DEMO_MEMBERS.entries()) {
-      const { id } = await tx.one<{ id: number }>('INSERT INTO members (name, name_en, birth_date, nicknames, sort_order) VALUES ($1, $2, $3, $4, $5) RETURNING id', [
+      const { id } = await tx.one<{ id: number }>('INSERT INTO members (name, name_en, birth_date, position, nicknames, sort_order) VALUES ($1, $2, $3, $4, $5, $6) RETURNING id', [
         member.name,
         member.nameEn,
         member.birthDate,
+        member.position,
         member.nicknames,
         order,
       ]);

@@ -1,7 +1,8 @@
 // One reading of a query, before either engine runs (docs/search.md, "How a query is read"):
 //   1. normalised as every stored query string is (normalize.ts: NFKC, invisible and bidi code points
 //      removed, whitespace collapsed, Latin case folded);
-//   2. a date in it taken out (query-dates.ts: `5/20`, `5월 20일`, `20일`): it filters or ranks the search;
+//   2. a date in it taken out (query-dates.ts: `5/20`, `5월 20일`, `20일`, `june 12`, `6月12日`): it
+//      filters or ranks the search; a month word in English or Japanese written as the Korean one (`june` → 6월);
 //   3. decorations dropped (decorations.ts: brackets, quotes, emoji; `lumi-log` → lumilog);
 //   4. Hangul spellings the lexicon knows written as the title's (`withTitleSpellings`);
 //   5. the engine's analyser splits the words; then, only when they match nothing well,
@@ -12,6 +13,7 @@ import { undecoratedText } from './decorations.ts';
 import type { Lexicon } from './lexicon.ts';
 import { normalizeText } from './normalize.ts';
 import { extractQueryDate, type QueryDate } from './query-dates.ts';
+import { withKoreanMonths } from './query-numbers.ts';
 import { hangulToLatin, latinToHangul, loanwordSpellings, romanizedToHangul } from './transliterate.ts';
 
 export type { QueryDate } from './query-dates.ts';
@@ -32,7 +34,7 @@ export interface UnderstoodQuery {
 export function understandQuery(query: string): UnderstoodQuery {
   const normal = normalizeText(typeof query === 'string' ? query.slice(0, MAX_QUERY_CHARS) : '');
   const { text, date } = extractQueryDate(normal);
-  return { text: undecoratedText(text), ...(date ? { date } : {}) };
+  return { text: withKoreanMonths(undecoratedText(text)), ...(date ? { date } : {}) };
 }
 
 const HANGUL_ONLY = /^[가-힣]+$/;

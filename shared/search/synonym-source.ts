@@ -7,6 +7,7 @@
 import type { Db } from '../db/database.ts';
 import { GAZETTEER_GROUPS } from '../korean/gazetteer.ts';
 import { lexiconGroups, type LexiconGroup } from '../korean/lexicon.ts';
+import { NUMBER_GROUPS } from '../korean/query-numbers.ts';
 import { loadEntityGroups } from './entities.ts';
 import { isSynonymLine, parseSynonymLine, SynonymTable, DEFAULT_SYNONYM_TABLE, MAX_SYNONYM_LINES, type SynonymEntry } from '../korean/synonyms.ts';
 
@@ -32,13 +33,16 @@ export function synonymEntries(content: string): SynonymEntry[] {
 /** The defaults alone (no dictionary). */
 export const defaultSynonyms: SynonymSource = { table: async () => DEFAULT_SYNONYM_TABLE };
 
+/** What every installation knows beside the words: places, ordinals and anniversaries. */
+const KNOWN_GROUPS = [...GAZETTEER_GROUPS, ...NUMBER_GROUPS];
+
 /**
  * Synonyms of the stored user dictionary (`user_dictionary` row), with the defaults under them, and
  * what the service knows beside the words: the stored entities (entities.ts) and the gazetteer. Both
  * versions are looked at in one statement; each content is read again only after it moved.
  */
 export function storedSynonyms(db: Db, now: () => number = Date.now): SynonymSource {
-  let current = new SynonymTable([], true, [], GAZETTEER_GROUPS);
+  let current = new SynonymTable([], true, [], KNOWN_GROUPS);
   let version = '';
   let content = '';
   let entities: LexiconGroup[] = [];
@@ -52,7 +56,7 @@ export function storedSynonyms(db: Db, now: () => number = Date.now): SynonymSou
     if (row.dictionary !== dictionaryStamp || row.entities !== entitiesStamp) {
       if (row.dictionary !== dictionaryStamp) content = (await db.oneOrNone<{ content: string }>('SELECT content FROM user_dictionary WHERE id = 1'))?.content ?? '';
       if (row.entities !== entitiesStamp) entities = await loadEntityGroups(db);
-      current = new SynonymTable(synonymEntries(content), true, lexiconGroups(content.normalize('NFC')), [...entities, ...GAZETTEER_GROUPS]);
+      current = new SynonymTable(synonymEntries(content), true, lexiconGroups(content.normalize('NFC')), [...entities, ...KNOWN_GROUPS]);
       version = `${row.dictionary}/${row.entities}`;
     }
     checkedAt = now();
