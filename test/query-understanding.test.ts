@@ -4,6 +4,7 @@
 import test from 'ava';
 import { extractQueryDate } from '../shared/korean/query-dates.ts';
 import { NUMBER_GROUPS, ordinalSuffix } from '../shared/korean/query-numbers.ts';
+import { kanaToHangul } from '../shared/korean/kana.ts';
 import { undecoratedKey, undecoratedText } from '../shared/korean/decorations.ts';
 import { DEFAULT_LEXICON_TABLE, lexiconGroups, Lexicon, parseLexiconLine } from '../shared/korean/lexicon.ts';
 import { hangulToLatin, latinToHangul, loanwordSpellings, romanizedToHangul } from '../shared/korean/transliterate.ts';
@@ -48,6 +49,18 @@ test('numbers: ordinals and anniversaries in native Korean, English and Japanese
   t.deepEqual(queryReadings(['second'], lexicon)[0], ['두번째']);
   t.is(ordinalSuffix(11), '11th');
   t.is(ordinalSuffix(22), '22nd');
+});
+
+test('kana: names and loanwords read as Hangul, the loanword reading then the name one (o as ㅓ, e as ㅐ)', (t) => {
+  t.deepEqual(kanaToHangul('ショーケース'), ['쇼케이스', '쇼캐이스']);
+  t.deepEqual(kanaToHangul('ハリン'), ['하린']);
+  t.deepEqual(kanaToHangul('はりん'), ['하린'], 'hiragana reads as katakana');
+  t.deepEqual(kanaToHangul('ソア'), ['소아', '서아']);
+  t.deepEqual(kanaToHangul('チェイ'), ['체이', '채이']);
+  t.deepEqual(kanaToHangul('ファンミーティング'), ['판미팅']);
+  t.deepEqual(kanaToHangul('東京'), [], 'kanji are the lexicon\'s and the gazetteer\'s');
+  t.deepEqual(kanaToHangul('lumine'), []);
+  t.deepEqual(queryReadings(['ソア', '생일'], DEFAULT_LEXICON_TABLE), [['소아', '생일'], ['서아', '생일']]);
 });
 
 test('decorations: brackets, quotes and emoji are dropped alike from documents and queries; Latin runs join', (t) => {

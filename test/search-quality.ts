@@ -46,7 +46,8 @@ export type QualityKind =
   | 'place'
   | 'member role'
   | 'english date'
-  | 'ordinal';
+  | 'ordinal'
+  | 'japanese';
 
 export interface QualityCase {
   query: string;
@@ -443,6 +444,35 @@ export const QUALITY_TABLE: QualityCase[] = [
   { query: '2nd anniversary', kind: 'ordinal', expect: titled('루미네 데뷔 2주년') },
   { query: 'second anniversary', kind: 'ordinal', expect: titled('루미네 데뷔 2주년') },
   { query: '데뷔 2周年', kind: 'ordinal', expect: titled('루미네 데뷔 2주년') },
+  { query: 'oct 8 대동제', kind: 'english date', expect: titled(FESTIVALS.pusan), first: FESTIVALS.pusan },
+  { query: 'may 8th', kind: 'english date', expect: titled(FESTIVALS.konkuk) },
+  { query: '5月8日', kind: 'english date', expect: titled(FESTIVALS.konkuk) },
+  { query: '9月10日 축제', kind: 'english date', expect: titled(FESTIVALS.inha), first: FESTIVALS.inha },
+  { query: 'the 21st 대동제', kind: 'english date', expect: titled(FESTIVALS.korea), first: FESTIVALS.korea },
+  { query: 'sept 18', kind: 'english date', expect: titled(FESTIVALS.hanyang) },
+  { query: 'september 24th 축제', kind: 'english date', expect: titled(FESTIVALS.khu), first: FESTIVALS.khu },
+  { query: 'gangnam fansign', kind: 'place', expect: containing('강남', '팬사인회') },
+  { query: '리드보컬 화보', kind: 'member role', expect: containing('[화보]', '정유나') },
+  { query: 'main vocalist live', kind: 'member role', expect: containing('강서아 인스타그램 라이브') },
+  { query: 'leader live', kind: 'member role', expect: containing('윤하린 인스타그램 라이브') },
+  { query: "harin's birthday", kind: 'member role', expect: titled('윤하린 생일 기념 카페 이벤트') },
+  { query: "daon's birthday cafe", kind: 'member role', expect: titled('백다온 생일 기념 카페 이벤트') },
+  // Japanese: event words by the lexicon's Japanese terms, names and loanwords by their kana reading.
+  { query: 'ショーケース', kind: 'japanese', expect: containing('쇼케이스') },
+  { query: 'ファンミーティング 도쿄', kind: 'japanese', expect: titled('루미네 팬미팅 in 도쿄') },
+  { query: 'ハリン 생일', kind: 'japanese', expect: titled('윤하린 생일 기념 카페 이벤트') },
+  { query: 'ソア 생일', kind: 'japanese', expect: titled('강서아 생일 기념 카페 이벤트') },
+  { query: 'ダオン ラジオ', kind: 'japanese', expect: titled('〈별빛 라디오〉 게스트 출연') },
+  { query: 'ユナ 화보', kind: 'japanese', expect: containing('[화보]', '정유나') },
+  { query: 'はりん', kind: 'japanese', expect: withMember('윤하린') },
+  { query: 'チャレンジ', kind: 'japanese', expect: containing('챌린지') },
+  { query: 'コンサート', kind: 'japanese', expect: containing('콘서트') },
+  { query: 'インスタライブ', kind: 'japanese', expect: containing('인스타그램 라이브') },
+  { query: 'カムバック ステージ', kind: 'japanese', expect: containing('컴백 무대') },
+  { query: 'デビュー 2周年', kind: 'japanese', expect: titled('루미네 데뷔 2주년') },
+  { query: '誕生日 カフェ', kind: 'japanese', expect: containing('생일 기념 카페') },
+  { query: 'グラビア', kind: 'japanese', expect: containing('[화보]') },
+  { query: 'ルミネ ファンミーティング', kind: 'japanese', expect: containing('팬미팅') },
 ];
 
 /**

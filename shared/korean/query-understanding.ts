@@ -14,6 +14,7 @@ import type { Lexicon } from './lexicon.ts';
 import { normalizeText } from './normalize.ts';
 import { extractQueryDate, type QueryDate } from './query-dates.ts';
 import { withKoreanMonths } from './query-numbers.ts';
+import { kanaToHangul } from './kana.ts';
 import { hangulToLatin, latinToHangul, loanwordSpellings, romanizedToHangul } from './transliterate.ts';
 
 export type { QueryDate } from './query-dates.ts';
@@ -83,12 +84,12 @@ function termReadings(words: string[], lexicon: Lexicon) {
 /** Latin words this short are abbreviations (`ep`, `mv`, `ost`, `in`): read by the lexicon only, never by rule. */
 const MIN_RULED_LATIN = 4;
 
-/** A word's own readings (not the lexicon's): loanword spellings, then its other script. */
+/** A word's own readings (not the lexicon's): loanword spellings, then its other script (Latin, Hangul, kana: kana.ts). */
 function wordReadings(word: string): string[] {
   // A Latin word that parses as romanised Korean (nachimban, daon) reads so first; others (lumiland)
   // by loanword rules.
   if (/^[a-z]+$/.test(word) && word.length < MIN_RULED_LATIN) return [];
-  const readings = [...loanwordSpellings(word), ...romanizedToHangul(word), ...latinToHangul(word), ...hangulToLatin(word)];
+  const readings = [...loanwordSpellings(word), ...romanizedToHangul(word), ...latinToHangul(word), ...hangulToLatin(word), ...kanaToHangul(word)];
   return [...new Set(readings)].slice(0, MAX_READINGS);
 }
 
