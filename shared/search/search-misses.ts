@@ -81,7 +81,7 @@ export class MissCountingSearchIndex implements SearchIndex {
   private sweptAt = Number.NEGATIVE_INFINITY;
 
   constructor(
-    private readonly inner: SearchIndex,
+    readonly inner: SearchIndex,
     private readonly db: Db,
     private readonly logger: Logger,
     private readonly now: () => number = Date.now,
