@@ -6,7 +6,7 @@ import { extractQueryDate } from '../shared/korean/query-dates.ts';
 import { NUMBER_GROUPS, ordinalSuffix } from '../shared/korean/query-numbers.ts';
 import { kanaToHangul } from '../shared/korean/kana.ts';
 import { undecoratedKey, undecoratedText } from '../shared/korean/decorations.ts';
-import { DEFAULT_LEXICON_TABLE, lexiconGroups, Lexicon, parseLexiconLine } from '../shared/korean/lexicon.ts';
+import { DEFAULT_LEXICON_TABLE, lexiconGroups, Lexicon, parseLexiconLine, withinOneEdit } from '../shared/korean/lexicon.ts';
 import { hangulToLatin, latinToHangul, loanwordSpellings, romanizedToHangul } from '../shared/korean/transliterate.ts';
 import { queryReadings, understandQuery, withTitleSpellings } from '../shared/korean/query-understanding.ts';
 import { parseUserDictionary } from '../shared/korean/dictionary.ts';
@@ -61,6 +61,18 @@ test('kana: names and loanwords read as Hangul, the loanword reading then the na
   t.deepEqual(kanaToHangul('東京'), [], 'kanji are the lexicon\'s and the gazetteer\'s');
   t.deepEqual(kanaToHangul('lumine'), []);
   t.deepEqual(queryReadings(['ソア', '생일'], DEFAULT_LEXICON_TABLE), [['소아', '생일'], ['서아', '생일']]);
+});
+
+test('Latin slips: a word one edit from a known term reads as that term; short words, two candidates and two edits do not', (t) => {
+  t.is(DEFAULT_LEXICON_TABLE.nearestTerm('fanmeting'), 'fanmeeting');
+  t.is(DEFAULT_LEXICON_TABLE.nearestTerm('showcsae'), 'showcase', 'two letters swapped');
+  t.is(DEFAULT_LEXICON_TABLE.nearestTerm('challange'), 'challenge');
+  t.is(DEFAULT_LEXICON_TABLE.nearestTerm('birtday'), 'birthday');
+  t.is(DEFAULT_LEXICON_TABLE.nearestTerm('liev'), undefined, 'under five letters');
+  t.is(DEFAULT_LEXICON_TABLE.nearestTerm('chalenje'), undefined, 'two edits');
+  t.is(DEFAULT_LEXICON_TABLE.nearestTerm('showcase'), undefined, 'a term is itself');
+  t.deepEqual(queryReadings(['fanmeting'], DEFAULT_LEXICON_TABLE)[0], ['팬미팅']);
+  t.true(withinOneEdit('tokio', 'tokyo') && withinOneEdit('seol', 'seoul') && !withinOneEdit('seoul', 'busan'));
 });
 
 test('decorations: brackets, quotes and emoji are dropped alike from documents and queries; Latin runs join', (t) => {

@@ -47,7 +47,8 @@ export type QualityKind =
   | 'member role'
   | 'english date'
   | 'ordinal'
-  | 'japanese';
+  | 'japanese'
+  | 'latin slip';
 
 export interface QualityCase {
   query: string;
@@ -473,6 +474,19 @@ export const QUALITY_TABLE: QualityCase[] = [
   { query: '誕生日 カフェ', kind: 'japanese', expect: containing('생일 기념 카페') },
   { query: 'グラビア', kind: 'japanese', expect: containing('[화보]') },
   { query: 'ルミネ ファンミーティング', kind: 'japanese', expect: containing('팬미팅') },
+  // A Latin word one letter off a term the service knows (lexicon, entities, gazetteer).
+  { query: 'fanmeting tokyo', kind: 'latin slip', expect: titled('루미네 팬미팅 in 도쿄') },
+  { query: 'showcsae', kind: 'latin slip', expect: containing('쇼케이스') },
+  { query: 'tokio', kind: 'latin slip', expect: titled('루미네 팬미팅 in 도쿄') },
+  { query: 'birtday cafe', kind: 'latin slip', expect: containing('생일 기념 카페') },
+  { query: 'challange', kind: 'latin slip', expect: containing('챌린지') },
+  { query: 'fansing 잠실', kind: 'latin slip', expect: containing('잠실', '팬사인회') },
+  { query: 'bangkock', kind: 'latin slip', expect: titled('루미네 팬미팅 in 방콕') },
+  { query: 'thailnd', kind: 'latin slip', expect: titled('루미네 팬미팅 in 방콕') },
+  { query: 'concret', kind: 'latin slip', expect: containing('콘서트') },
+  { query: 'radoi 다온', kind: 'latin slip', expect: titled('〈별빛 라디오〉 게스트 출연') },
+  { query: 'instagarm live', kind: 'latin slip', expect: containing('인스타그램 라이브') },
+  { query: 'seuol 대동제', kind: 'latin slip', expect: titled(FESTIVALS.konkuk, FESTIVALS.hufs, FESTIVALS.korea, FESTIVALS.yonsei, FESTIVALS.hanyang) },
 ];
 
 /**

@@ -68,17 +68,26 @@ export function withTitleSpellings(text: string, lexicon: Lexicon): string {
 
 const LATIN_PLURAL = /^[a-z]{3,}s$/;
 
-/** A term's lexicon readings, or those of its last word's singular (`selfies`, `challenges`, `tickets`). */
+/**
+ * A term's lexicon readings, or those of its last word's singular (`selfies`, `challenges`,
+ * `tickets`), or, for one Latin word, those of the term one edit from it (`fanmeting`: `nearestTerm`).
+ */
 function termReadings(words: string[], lexicon: Lexicon) {
   const found = lexicon.readingsOf(words);
   const last = words[words.length - 1]!;
-  if (found || !LATIN_PLURAL.test(last)) return found;
-  const stems = last.endsWith('ies') ? [`${last.slice(0, -3)}y`, last.slice(0, -1)] : last.endsWith('es') ? [last.slice(0, -1), last.slice(0, -2)] : [last.slice(0, -1)];
-  for (const stem of stems) {
-    const singular = lexicon.readingsOf([...words.slice(0, -1), stem]);
-    if (singular) return singular;
+  if (found) return found;
+  if (LATIN_PLURAL.test(last)) {
+    const stems = last.endsWith('ies') ? [`${last.slice(0, -3)}y`, last.slice(0, -1)] : last.endsWith('es') ? [last.slice(0, -1), last.slice(0, -2)] : [last.slice(0, -1)];
+    for (const stem of stems) {
+      const singular = lexicon.readingsOf([...words.slice(0, -1), stem]);
+      if (singular) return singular;
+    }
   }
-  return undefined;
+  if (words.length !== 1) return undefined;
+  const near = lexicon.nearestTerm(last);
+  const readings = near === undefined ? undefined : lexicon.readingsOf([near]);
+  // The corrected word itself comes first when it is a title form (a title may write it so).
+  return readings && { titleForm: false, others: readings.titleForm ? [[near!], ...readings.others] : readings.others };
 }
 
 /** Latin words this short are abbreviations (`ep`, `mv`, `ost`, `in`): read by the lexicon only, never by rule. */
