@@ -48,7 +48,8 @@ export type QualityKind =
   | 'english date'
   | 'ordinal'
   | 'japanese'
-  | 'latin slip';
+  | 'latin slip'
+  | 'period';
 
 export interface QualityCase {
   query: string;
@@ -487,6 +488,14 @@ export const QUALITY_TABLE: QualityCase[] = [
   { query: 'radoi 다온', kind: 'latin slip', expect: titled('〈별빛 라디오〉 게스트 출연') },
   { query: 'instagarm live', kind: 'latin slip', expect: containing('인스타그램 라이브') },
   { query: 'seuol 대동제', kind: 'latin slip', expect: titled(FESTIVALS.konkuk, FESTIVALS.hufs, FESTIVALS.korea, FESTIVALS.yonsei, FESTIVALS.hanyang) },
+  // Seasons and periods read as their months when no title holds the word.
+  { query: '여름 팬미팅', kind: 'period', expect: titled('루미네 팬미팅 in 도쿄', '루미네 팬미팅 in 방콕') },
+  { query: '상반기 팬미팅', kind: 'period', expect: titled('루미네 팬미팅 in 도쿄'), first: '루미네 팬미팅 in 도쿄' },
+  { query: '하반기 팬미팅', kind: 'period', expect: titled('루미네 팬미팅 in 방콕'), first: '루미네 팬미팅 in 방콕' },
+  { query: '연말 가요', kind: 'period', expect: titled(`${DEMO_YEAR} 가요 대제전`) },
+  { query: '겨울 가요', kind: 'period', expect: titled(`${DEMO_YEAR} 가요 대제전`) },
+  { query: 'summer 팬미팅', kind: 'period', expect: titled('루미네 팬미팅 in 도쿄', '루미네 팬미팅 in 방콕') },
+  { query: '연초 스케줄', kind: 'period', expect: titled('1월 스케줄 공개') },
 ];
 
 /**
