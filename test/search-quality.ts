@@ -49,7 +49,8 @@ export type QualityKind =
   | 'ordinal'
   | 'japanese'
   | 'latin slip'
-  | 'period';
+  | 'period'
+  | 'title translation';
 
 export interface QualityCase {
   query: string;
@@ -496,6 +497,40 @@ export const QUALITY_TABLE: QualityCase[] = [
   { query: '겨울 가요', kind: 'period', expect: titled(`${DEMO_YEAR} 가요 대제전`) },
   { query: 'summer 팬미팅', kind: 'period', expect: titled('루미네 팬미팅 in 도쿄', '루미네 팬미팅 in 방콕') },
   { query: '연초 스케줄', kind: 'period', expect: titled('1월 스케줄 공개') },
+  { query: '봄 축하공연', kind: 'period', expect: titled(FESTIVALS.konkuk, FESTIVALS.yonsei) },
+  // Titles in another language: the translations administrators add (TRANSLATIONS above).
+  { query: 'compass mv', kind: 'title translation', expect: containing('나침반', 'MV') },
+  { query: 'compass 컴백 무대', kind: 'title translation', expect: containing('나침반', '컴백 무대') },
+  { query: 'コンパス', kind: 'title translation', expect: containing('나침반') },
+  { query: 'compass challenge', kind: 'title translation', expect: containing('나침반 챌린지') },
+  { query: 'counting stars', kind: 'title translation', expect: containing('별을 세는 밤') },
+  { query: 'towards the light 발매', kind: 'title translation', expect: containing('빛의 방향으로', '발매') },
+  { query: 'towards the light 팬사인회', kind: 'title translation', expect: containing('빛의 방향으로', '팬사인회') },
+  { query: '光の方へ', kind: 'title translation', expect: containing('빛의 방향으로') },
+  // More of what the service knows.
+  { query: 'songpa fansign', kind: 'place', expect: containing('잠실', '팬사인회') },
+  { query: 'tokyo 6/14', kind: 'place', expect: titled('루미네 팬미팅 in 도쿄'), first: '루미네 팬미팅 in 도쿄' },
+  { query: 'メインボーカル 생일', kind: 'member role', expect: titled('강서아 생일 기념 카페 이벤트') },
+  { query: 'the youngest birthday', kind: 'member role', expect: titled('류채이 생일 기념 카페 이벤트') },
+  { query: 'eldest birthday', kind: 'member role', expect: titled('윤하린 생일 기념 카페 이벤트') },
+  { query: "yoon harin's birthday", kind: 'member role', expect: titled('윤하린 생일 기념 카페 이벤트') },
+  { query: 'showcse', kind: 'latin slip', expect: containing('쇼케이스') },
+  { query: 'birthdya cafe', kind: 'latin slip', expect: containing('생일 기념 카페') },
+  { query: 'aug 10 팬콘서트', kind: 'english date', expect: titled('루미네 첫 번째 팬콘서트 〈LUMINOUS〉 DAY 2'), first: '루미네 첫 번째 팬콘서트 〈LUMINOUS〉 DAY 2' },
+  { query: 'april 8th 발매', kind: 'english date', expect: titled('싱글앨범 〈빛의 방향으로〉 발매'), first: '싱글앨범 〈빛의 방향으로〉 발매' },
+  { query: 'ダオン 생일', kind: 'japanese', expect: titled('백다온 생일 기념 카페 이벤트') },
+  { query: 'ユナ 생일', kind: 'japanese', expect: titled('정유나 생일 기념 카페 이벤트') },
+];
+
+/** Titles in other languages, as an administrator adds them (`POST /api/admin/search/translations`). */
+const TRANSLATIONS: ['album' | 'track', string, string, 'en' | 'ja'][] = [
+  ['track', '나침반', 'Compass', 'en'],
+  ['track', '나침반', 'コンパス', 'ja'],
+  ['track', '별을 세는 밤', 'Counting Stars', 'en'],
+  ['track', '별을 세는 밤', '星を数える夜', 'ja'],
+  ['album', '빛의 방향으로', 'Towards the Light', 'en'],
+  ['album', '빛의 방향으로', '光の方へ', 'ja'],
+  ['track', '너의 계절', 'Your Season', 'en'],
 ];
 
 /**
@@ -517,6 +552,19 @@ export async function storeDemoSchedules(db: Db): Promise<SearchDocument[]> {
         order,
       ]);
       memberIds.set(member.name, id);
+    }
+    // The albums and tracks, with the translations an administrator would add (search_aliases).
+    for (const album of data.albums) {
+      const { id } = await tx.one<{ id: number }>('INSERT INTO albums (title, album_type, release_date) VALUES ($1, $2, $3) RETURNING id', [album.title, album.albumType, album.releaseDate]);
+      for (const [i, track] of album.tracks.entries()) {
+        await tx.none('INSERT INTO tracks (album_id, track_number, title, is_title_track) VALUES ($1, $2, $3, $4)', [id, i + 1, track.title, track.isTitleTrack]);
+      }
+    }
+    for (const [kind, title, translation, lang] of TRANSLATIONS) {
+      await tx.none(
+        `INSERT INTO search_aliases (kind, target_id, alias, lang) SELECT $1, id, $3, $4 FROM ${kind === 'album' ? 'albums' : 'tracks'} WHERE title = $2`,
+        [kind, title, translation, lang],
+      );
     }
     for (const schedule of data.schedules) {
       const { id } = await tx.one<{ id: number }>('INSERT INTO schedules (category_id, title, date, time, description, source_name) VALUES ($1, $2, $3, $4, $5, $6) RETURNING id', [

@@ -106,11 +106,12 @@ function wordReadings(word: string): string[] {
  * The readings of a query's words, at most MAX_READINGS, each a list of words (a term of several
  * words as one spaceless word: both engines match it as a phrase). Terms of the lexicon (the longest
  * found at each place, up to its longest term) read as their group: the r-th reading takes a term's
- * r-th other term, a title form staying itself in the first; other words read by rule (loanword
+ * r-th other term, a title form staying itself in the first (in both, beside a word `hasVariants`
+ * says has fan-shorthand variants); other words read by rule (loanword
  * spellings, Hangul ⇄ Latin). Words with no reading stay as typed; a reading equal to the words is
  * not one.
  */
-export function queryReadings(words: string[], lexicon: Lexicon): string[][] {
+export function queryReadings(words: string[], lexicon: Lexicon, hasVariants: (word: string) => boolean = () => false): string[][] {
   type Place = { choices: string[]; keepFirst: boolean; ruled?: boolean };
   const places: Place[] = [];
   for (let i = 0; i < words.length; ) {
@@ -131,8 +132,9 @@ export function queryReadings(words: string[], lexicon: Lexicon): string[][] {
   const readings: string[][] = [];
   const seen = new Set([words.join(' ')]);
   // A title form reads as its other terms only where no word reads by rule: `루미너스 팬콘서트` is
-  // luminous beside 팬콘서트, not beside `fan concert`.
-  const ruled = places.some((place) => place.ruled && place.choices.length > 1);
+  // luminous beside 팬콘서트, not beside `fan concert`; nor beside fan shorthand, whose variants
+  // need the rewrites (`나침반 음방` is 나침반 beside 음악방송, not `compass 음방`).
+  const ruled = places.some((place) => place.ruled && place.choices.length > 1) || words.some(hasVariants);
   for (let r = 0; r < MAX_READINGS; r++) {
     const reading = places.map(({ choices, keepFirst }) => {
       if (choices.length === 1) return choices[0]!;
