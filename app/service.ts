@@ -23,6 +23,7 @@ import { memberRoutes } from '../edge/routes/members.ts';
 import { scheduleRoutes } from '../edge/routes/schedules.ts';
 import { statsRoutes } from '../edge/routes/stats.ts';
 import { storageRoutes } from '../edge/routes/storage.ts';
+import { searchAdminRoutes } from '../edge/routes/search-admin.ts';
 import { suggestionRoutes } from '../edge/routes/suggestions.ts';
 import { createAnalysisPool, type AnalysisPool } from '../workers/analysis-pool.ts';
 import { createFeedPool, type FeedPool } from '../workers/feed-pool.ts';
@@ -196,7 +197,7 @@ export async function startService(config: Config, options: ServiceOptions = {})
     analysis = createAnalysisPool(database.url, logger, { lazy, timeouts: { connectMs: config.database.connectTimeoutMs, queryMs: config.database.queryTimeoutMs }, savedSearches: config.savedSearches });
     feedPool = createFeedPool(database.url, logger, { timeouts: { connectMs: config.database.connectTimeoutMs, queryMs: config.database.queryTimeoutMs }, storageBaseUrl: storageBaseUrl(config) });
     const analyze = analysis.tokens;
-    const search = new CachedSearchIndex(await createSearchIndex({ db: database.db, opensearchUrl: config.opensearchUrl, opensearchAuth: config.opensearchAuth, logger, analyze }));
+    const search = new CachedSearchIndex(await createSearchIndex({ db: database.db, opensearchUrl: config.opensearchUrl, opensearchAuth: config.opensearchAuth, logger, analyze, now: () => clock.now() }));
     const storage = await createStorage(config);
     // New accounts point at these; the edge serves them (local) or the bucket does (S3).
     if (config.roles.has('edge')) await ensureDefaultPictures(storage, logger);
@@ -312,6 +313,7 @@ export async function startService(config: Config, options: ServiceOptions = {})
         ...eventRoutes(services),
         ...albumRoutes(services),
         ...suggestionRoutes(services),
+        ...searchAdminRoutes(services),
         ...scheduleRoutes(services),
         ...categoryRoutes(services),
         ...adminScheduleRoutes(services),

@@ -172,6 +172,7 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   operations: 'Probes and this API description',
   platform: 'Schedules made from a video or a post',
   schedules: 'The schedule calendar: monthly listing, search, details',
+  search: 'What administrators teach the search: aliases, translations, and the searches that miss',
   stats: 'Dashboard counts',
   storage: 'Stored files (images)',
   suggestions: 'Search suggestions, popular and saved searches, the user dictionary',

@@ -18,6 +18,7 @@ import { parseAllDocuments } from 'yaml';
 import { connectDatabase } from '../shared/db/database.ts';
 import { migrate } from '../shared/db/migrate.ts';
 import { createLogger } from '../shared/runtime/logger.ts';
+import { MissCountingSearchIndex } from '../shared/search/search-misses.ts';
 import { createSearchIndex } from '../shared/search/create-search-index.ts';
 import { loadAllSearchDocuments } from '../shared/search/documents.ts';
 import { indexDefinition, OpenSearchSearchIndex } from '../shared/search/opensearch.ts';
@@ -308,7 +309,9 @@ if (!spec) {
     let index!: OpenSearchSearchIndex;
     // The service's factory: no alias yet, so it creates a versioned index, loads it, swaps the alias in.
     await step('index creation (first start)', async () => {
-      const created = await createSearchIndex({ db, opensearchUrl: endpoint.url, logger, opensearchAlias: 'spec' });
+      const counting = await createSearchIndex({ db, opensearchUrl: endpoint.url, logger, opensearchAlias: 'spec' });
+      // The factory counts misses around the engine (search-misses.ts); the engine is inside.
+      const created = counting instanceof MissCountingSearchIndex ? counting.inner : counting;
       if (!(created instanceof OpenSearchSearchIndex)) throw new Error(`the factory picked the ${created.engine} engine`);
       index = created;
     });

@@ -3,8 +3,10 @@
 // index, analysis pool and administrators' dictionary).
 import test from 'ava';
 import { extractQueryDate } from '../shared/korean/query-dates.ts';
+import { NUMBER_GROUPS, ordinalSuffix } from '../shared/korean/query-numbers.ts';
+import { kanaToHangul } from '../shared/korean/kana.ts';
 import { undecoratedKey, undecoratedText } from '../shared/korean/decorations.ts';
-import { DEFAULT_LEXICON_TABLE, lexiconGroups, Lexicon, parseLexiconLine } from '../shared/korean/lexicon.ts';
+import { DEFAULT_LEXICON_TABLE, lexiconGroups, Lexicon, parseLexiconLine, withinOneEdit } from '../shared/korean/lexicon.ts';
 import { hangulToLatin, latinToHangul, loanwordSpellings, romanizedToHangul } from '../shared/korean/transliterate.ts';
 import { queryReadings, understandQuery, withTitleSpellings } from '../shared/korean/query-understanding.ts';
 import { parseUserDictionary } from '../shared/korean/dictionary.ts';
@@ -22,6 +24,55 @@ test('dates: M/D, M.D, M월 D일, D일 and a year are read out of the query; oth
   t.like(extractQueryDate('20일 화보'), { text: '화보', date: { day: 20 } });
   t.like(extractQueryDate('2026년 5월 축제'), { text: '축제', date: { year: 2026, month: 5 } });
   for (const query of ['ep.45', 'ost part.2', '13/45', '2/30', '5월 대동제', '데뷔 2주년', '20일차 브이로그', 'day 2', '1.5배']) t.is(extractQueryDate(query).date, undefined, query);
+});
+
+test('dates in English and Japanese: month names either side of the day, ordinals, `the 3rd`, 月 and 日; month words alone in Korean', (t) => {
+  t.like(extractQueryDate('june 12 팬미팅'), { text: '팬미팅', date: { month: 6, day: 12 } });
+  t.like(extractQueryDate('12th of june'), { date: { month: 6, day: 12 } });
+  t.like(extractQueryDate('jun 12th'), { date: { month: 6, day: 12 } });
+  t.like(extractQueryDate('june 12, 2026 live'), { text: 'live', date: { year: 2026, month: 6, day: 12 } });
+  t.deepEqual(extractQueryDate('the 3rd').date, { day: 3, text: 'the 3rd' });
+  t.like(extractQueryDate('2026年6月12日 ライブ'), { text: 'ライブ', date: { year: 2026, month: 6, day: 12 } });
+  t.like(extractQueryDate('12日'), { date: { day: 12 } });
+  for (const query of ['3rd anniversary', 'feb 30', 'day 2', 'ep 12', '2nd mini album']) t.is(extractQueryDate(query).date, undefined, query);
+  t.is(understandQuery('june 대동제').text, '6월 대동제');
+  t.is(understandQuery('6月 콘서트').text, '6월 콘서트');
+  t.is(understandQuery('may i').text, 'may i', 'may alone is no month');
+});
+
+test('numbers: ordinals and anniversaries in native Korean, English and Japanese read as one another', (t) => {
+  const lexicon = new Lexicon(NUMBER_GROUPS);
+  t.deepEqual(queryReadings(['1st', '팬콘서트'], lexicon)[0], ['첫번째', '팬콘서트']);
+  t.deepEqual(queryReadings(['세', '번째'], lexicon)[1], ['3rd'], 'the title form stays first, then the English ordinal');
+  t.deepEqual(queryReadings(['세돌'], lexicon)[0], ['3주년']);
+  t.deepEqual(queryReadings(['3rd', 'anniversary'], lexicon)[0], ['3주년']);
+  t.deepEqual(queryReadings(['second'], lexicon)[0], ['두번째']);
+  t.is(ordinalSuffix(11), '11th');
+  t.is(ordinalSuffix(22), '22nd');
+});
+
+test('kana: names and loanwords read as Hangul, the loanword reading then the name one (o as ㅓ, e as ㅐ)', (t) => {
+  t.deepEqual(kanaToHangul('ショーケース'), ['쇼케이스', '쇼캐이스']);
+  t.deepEqual(kanaToHangul('ハリン'), ['하린']);
+  t.deepEqual(kanaToHangul('はりん'), ['하린'], 'hiragana reads as katakana');
+  t.deepEqual(kanaToHangul('ソア'), ['소아', '서아']);
+  t.deepEqual(kanaToHangul('チェイ'), ['체이', '채이']);
+  t.deepEqual(kanaToHangul('ファンミーティング'), ['판미팅']);
+  t.deepEqual(kanaToHangul('東京'), [], 'kanji are the lexicon\'s and the gazetteer\'s');
+  t.deepEqual(kanaToHangul('lumine'), []);
+  t.deepEqual(queryReadings(['ソア', '생일'], DEFAULT_LEXICON_TABLE), [['소아', '생일'], ['서아', '생일']]);
+});
+
+test('Latin slips: a word one edit from a known term reads as that term; short words, two candidates and two edits do not', (t) => {
+  t.is(DEFAULT_LEXICON_TABLE.nearestTerm('fanmeting'), 'fanmeeting');
+  t.is(DEFAULT_LEXICON_TABLE.nearestTerm('showcsae'), 'showcase', 'two letters swapped');
+  t.is(DEFAULT_LEXICON_TABLE.nearestTerm('challange'), 'challenge');
+  t.is(DEFAULT_LEXICON_TABLE.nearestTerm('birtday'), 'birthday');
+  t.is(DEFAULT_LEXICON_TABLE.nearestTerm('liev'), undefined, 'under five letters');
+  t.is(DEFAULT_LEXICON_TABLE.nearestTerm('chalenje'), undefined, 'two edits');
+  t.is(DEFAULT_LEXICON_TABLE.nearestTerm('showcase'), undefined, 'a term is itself');
+  t.deepEqual(queryReadings(['fanmeting'], DEFAULT_LEXICON_TABLE)[0], ['팬미팅']);
+  t.true(withinOneEdit('tokio', 'tokyo') && withinOneEdit('seol', 'seoul') && !withinOneEdit('seoul', 'busan'));
 });
 
 test('decorations: brackets, quotes and emoji are dropped alike from documents and queries; Latin runs join', (t) => {

@@ -447,6 +447,7 @@ export function registerSearchContract(name: string, setup: () => Promise<Search
     t.true(QUALITY_TABLE.length >= 200, 'at least 200 queries');
     const kinds = ['layout slip', 'shorthand', 'particle', 'spacing', 'ignored word', 'keystroke typo', 'long word typo', 'half-typed', 'latin case/order'];
     kinds.push('english word', 'hangul/latin', 'loanword spelling', 'decoration', 'date', 'several signals');
+    kinds.push('place', 'member role', 'english date', 'ordinal', 'japanese', 'latin slip', 'period', 'title translation');
     for (const kind of kinds) t.true(quality.byKind.has(kind as never), `the table covers ${kind}`);
     t.true(quality.recall >= minimum, `recall@${TOP} ${quality.recall.toFixed(3)} is below ${minimum}`);
     t.deepEqual(quality.misses.filter((miss) => miss.includes('first should be')), [], 'a whole title ranks its schedule first');

@@ -41,7 +41,16 @@ export type QualityKind =
   | 'loanword spelling'
   | 'decoration'
   | 'date'
-  | 'several signals';
+  | 'several signals'
+  // What the service knows beside the words (entities, the gazetteer, numbers).
+  | 'place'
+  | 'member role'
+  | 'english date'
+  | 'ordinal'
+  | 'japanese'
+  | 'latin slip'
+  | 'period'
+  | 'title translation';
 
 export interface QualityCase {
   query: string;
@@ -359,6 +368,169 @@ export const QUALITY_TABLE: QualityCase[] = [
   { query: '루미네 하린 로그', kind: 'several signals', expect: containing('[LUMI-LOG] 윤하린') },
   { query: '루미네 채이 화보', kind: 'several signals', expect: containing('[화보] 류채이') },
   { query: '루미네 다온 생일', kind: 'several signals', expect: titled('백다온 생일 기념 카페 이벤트'), first: '백다온 생일 기념 카페 이벤트' },
+  // Places at another level: a country or a city in three scripts for a title naming the city, a
+  // district or region for a venue's address (the gazetteer), a neighbourhood for its district.
+  { query: '일본 팬미팅', kind: 'place', expect: titled('루미네 팬미팅 in 도쿄'), first: '루미네 팬미팅 in 도쿄' },
+  { query: 'japan fanmeeting', kind: 'place', expect: titled('루미네 팬미팅 in 도쿄') },
+  { query: 'tokyo fan meeting', kind: 'place', expect: titled('루미네 팬미팅 in 도쿄') },
+  { query: '東京 팬미팅', kind: 'place', expect: titled('루미네 팬미팅 in 도쿄') },
+  { query: 'トウキョウ', kind: 'place', expect: titled('루미네 팬미팅 in 도쿄') },
+  { query: '동경 팬미팅', kind: 'place', expect: titled('루미네 팬미팅 in 도쿄') },
+  { query: '태국 팬미팅', kind: 'place', expect: titled('루미네 팬미팅 in 방콕'), first: '루미네 팬미팅 in 방콕' },
+  { query: 'thailand', kind: 'place', expect: titled('루미네 팬미팅 in 방콕') },
+  { query: 'bangkok fan meeting', kind: 'place', expect: titled('루미네 팬미팅 in 방콕') },
+  { query: 'バンコク', kind: 'place', expect: titled('루미네 팬미팅 in 방콕') },
+  { query: '일본', kind: 'place', expect: titled('루미네 팬미팅 in 도쿄', "일본 데뷔 싱글 'Compass -Japanese ver.-' 발매") },
+  { query: '송파 팬사인회', kind: 'place', expect: containing('잠실', '팬사인회') },
+  { query: 'jamsil fansign', kind: 'place', expect: containing('잠실', '팬사인회') },
+  { query: 'myeongdong 팬사인회', kind: 'place', expect: containing('명동', '팬사인회') },
+  { query: 'gangnam 팬사인회', kind: 'place', expect: containing('강남', '팬사인회') },
+  { query: '광진구 축하공연', kind: 'place', expect: titled(FESTIVALS.konkuk) },
+  { query: 'gwangjin 대동제', kind: 'place', expect: titled(FESTIVALS.konkuk) },
+  { query: '성북구 대동제', kind: 'place', expect: titled(FESTIVALS.korea) },
+  { query: 'seongbuk', kind: 'place', expect: titled(FESTIVALS.korea) },
+  { query: 'dongdaemun', kind: 'place', expect: titled(FESTIVALS.hufs, FESTIVALS.khu) },
+  { query: '인천 축하공연', kind: 'place', expect: titled(FESTIVALS.inha) },
+  { query: 'incheon', kind: 'place', expect: titled(FESTIVALS.inha) },
+  { query: 'busan 대동제', kind: 'place', expect: titled(FESTIVALS.pusan) },
+  { query: 'seoul 대동제', kind: 'place', expect: titled(FESTIVALS.konkuk, FESTIVALS.hufs, FESTIVALS.korea, FESTIVALS.yonsei, FESTIVALS.hanyang) },
+  { query: '종로 축제', kind: 'place', expect: titled(FESTIVALS.skku) },
+  { query: 'jongno', kind: 'place', expect: titled(FESTIVALS.skku) },
+  { query: '동작구 축제', kind: 'place', expect: titled(FESTIVALS.cau) },
+  { query: 'sinchon 대동제', kind: 'place', expect: titled(FESTIVALS.yonsei) },
+  { query: '성수 축하공연', kind: 'place', expect: titled(FESTIVALS.hanyang) },
+  { query: '미추홀 축제', kind: 'place', expect: titled(FESTIVALS.inha) },
+  // Members by what the group calls them: a position in three languages, the youngest and the
+  // oldest (from the birth dates), a given name with an English possessive.
+  { query: '메인댄서 생일', kind: 'member role', expect: titled('윤하린 생일 기념 카페 이벤트') },
+  { query: 'main dancer birthday', kind: 'member role', expect: titled('윤하린 생일 기념 카페 이벤트') },
+  { query: 'main rapper 생일', kind: 'member role', expect: titled('백다온 생일 기념 카페 이벤트') },
+  { query: '메인래퍼 라디오', kind: 'member role', expect: titled('〈별빛 라디오〉 게스트 출연') },
+  { query: 'main vocal 인스타 라이브', kind: 'member role', expect: containing('강서아 인스타그램 라이브') },
+  { query: '메인보컬 생일 카페', kind: 'member role', expect: titled('강서아 생일 기념 카페 이벤트') },
+  { query: 'leader 화보', kind: 'member role', expect: containing('[화보] 윤하린') },
+  { query: '리더 생일', kind: 'member role', expect: titled('윤하린 생일 기념 카페 이벤트') },
+  { query: 'maknae live', kind: 'member role', expect: containing('류채이 인스타그램 라이브') },
+  { query: '막내 생일', kind: 'member role', expect: titled('류채이 생일 기념 카페 이벤트') },
+  { query: 'youngest 화보', kind: 'member role', expect: containing('[화보]', '류채이') },
+  { query: '맏언니 생일', kind: 'member role', expect: titled('윤하린 생일 기념 카페 이벤트') },
+  { query: 'oldest birthday', kind: 'member role', expect: titled('윤하린 생일 기념 카페 이벤트') },
+  { query: 'visual 화보', kind: 'member role', expect: containing('[화보]', '정유나') },
+  { query: '비주얼 출연', kind: 'member role', expect: titled('〈아는 동생들〉 정유나 출연') },
+  { query: 'リーダー 생일', kind: 'member role', expect: titled('윤하린 생일 기념 카페 이벤트') },
+  { query: 'メインラッパー', kind: 'member role', expect: withMember('백다온') },
+  { query: "seoa's birthday", kind: 'member role', expect: titled('강서아 생일 기념 카페 이벤트') },
+  { query: "daon's radio", kind: 'member role', expect: titled('〈별빛 라디오〉 게스트 출연') },
+  { query: "chaei's live", kind: 'member role', expect: containing('류채이 인스타그램 라이브') },
+  { query: "yuna's 화보", kind: 'member role', expect: containing('[화보]', '정유나') },
+  { query: 'sub vocal 생일', kind: 'member role', expect: titled('류채이 생일 기념 카페 이벤트') },
+  { query: 'lead vocal 생일', kind: 'member role', expect: titled('정유나 생일 기념 카페 이벤트') },
+  // Dates in English and Japanese: month names, ordinals, `the 12th`, 月 and 日.
+  { query: 'june 14 팬미팅', kind: 'english date', expect: titled('루미네 팬미팅 in 도쿄'), first: '루미네 팬미팅 in 도쿄' },
+  { query: '14th of june', kind: 'english date', expect: titled('루미네 팬미팅 in 도쿄') },
+  { query: 'jun 14th fan meeting', kind: 'english date', expect: titled('루미네 팬미팅 in 도쿄') },
+  { query: 'july 5', kind: 'english date', expect: titled('루미네 팬미팅 in 방콕') },
+  { query: 'the 12th 데뷔', kind: 'english date', expect: titled('루미네 데뷔 2주년') },
+  { query: '6月14日', kind: 'english date', expect: titled('루미네 팬미팅 in 도쿄') },
+  { query: 'august 9 팬콘서트', kind: 'english date', expect: titled('루미네 첫 번째 팬콘서트 〈LUMINOUS〉 DAY 1'), first: '루미네 첫 번째 팬콘서트 〈LUMINOUS〉 DAY 1' },
+  { query: `december 31, ${DEMO_YEAR}`, kind: 'english date', expect: titled('루미네 자체 예능 〈루미랜드〉 EP.54', `${DEMO_YEAR} 가요 대제전`, '카운트다운 라이브') },
+  { query: 'may 20 서아', kind: 'english date', expect: titled('강서아 생일 기념 카페 이벤트'), first: '강서아 생일 기념 카페 이벤트' },
+  { query: 'november 2nd birthday', kind: 'english date', expect: titled('윤하린 생일 기념 카페 이벤트') },
+  { query: 'september 축제', kind: 'english date', expect: titled(FESTIVALS.inha, FESTIVALS.khu) },
+  { query: '9月 축제', kind: 'english date', expect: titled(FESTIVALS.inha, FESTIVALS.khu) },
+  // Ordinals and anniversaries: native Korean numerals and counters, English, Japanese.
+  { query: '1st 팬콘서트', kind: 'ordinal', expect: containing('첫 번째 팬콘서트') },
+  { query: 'first fan concert', kind: 'ordinal', expect: containing('첫 번째 팬콘서트') },
+  { query: '첫째 팬콘서트', kind: 'ordinal', expect: containing('첫 번째 팬콘서트') },
+  { query: '데뷔 두돌', kind: 'ordinal', expect: titled('루미네 데뷔 2주년') },
+  { query: '두 돌', kind: 'ordinal', expect: titled('루미네 데뷔 2주년') },
+  { query: '2nd anniversary', kind: 'ordinal', expect: titled('루미네 데뷔 2주년') },
+  { query: 'second anniversary', kind: 'ordinal', expect: titled('루미네 데뷔 2주년') },
+  { query: '데뷔 2周年', kind: 'ordinal', expect: titled('루미네 데뷔 2주년') },
+  { query: 'oct 8 대동제', kind: 'english date', expect: titled(FESTIVALS.pusan), first: FESTIVALS.pusan },
+  { query: 'may 8th', kind: 'english date', expect: titled(FESTIVALS.konkuk) },
+  { query: '5月8日', kind: 'english date', expect: titled(FESTIVALS.konkuk) },
+  { query: '9月10日 축제', kind: 'english date', expect: titled(FESTIVALS.inha), first: FESTIVALS.inha },
+  { query: 'the 21st 대동제', kind: 'english date', expect: titled(FESTIVALS.korea), first: FESTIVALS.korea },
+  { query: 'sept 18', kind: 'english date', expect: titled(FESTIVALS.hanyang) },
+  { query: 'september 24th 축제', kind: 'english date', expect: titled(FESTIVALS.khu), first: FESTIVALS.khu },
+  { query: 'gangnam fansign', kind: 'place', expect: containing('강남', '팬사인회') },
+  { query: '리드보컬 화보', kind: 'member role', expect: containing('[화보]', '정유나') },
+  { query: 'main vocalist live', kind: 'member role', expect: containing('강서아 인스타그램 라이브') },
+  { query: 'leader live', kind: 'member role', expect: containing('윤하린 인스타그램 라이브') },
+  { query: "harin's birthday", kind: 'member role', expect: titled('윤하린 생일 기념 카페 이벤트') },
+  { query: "daon's birthday cafe", kind: 'member role', expect: titled('백다온 생일 기념 카페 이벤트') },
+  // Japanese: event words by the lexicon's Japanese terms, names and loanwords by their kana reading.
+  { query: 'ショーケース', kind: 'japanese', expect: containing('쇼케이스') },
+  { query: 'ファンミーティング 도쿄', kind: 'japanese', expect: titled('루미네 팬미팅 in 도쿄') },
+  { query: 'ハリン 생일', kind: 'japanese', expect: titled('윤하린 생일 기념 카페 이벤트') },
+  { query: 'ソア 생일', kind: 'japanese', expect: titled('강서아 생일 기념 카페 이벤트') },
+  { query: 'ダオン ラジオ', kind: 'japanese', expect: titled('〈별빛 라디오〉 게스트 출연') },
+  { query: 'ユナ 화보', kind: 'japanese', expect: containing('[화보]', '정유나') },
+  { query: 'はりん', kind: 'japanese', expect: withMember('윤하린') },
+  { query: 'チャレンジ', kind: 'japanese', expect: containing('챌린지') },
+  { query: 'コンサート', kind: 'japanese', expect: containing('콘서트') },
+  { query: 'インスタライブ', kind: 'japanese', expect: containing('인스타그램 라이브') },
+  { query: 'カムバック ステージ', kind: 'japanese', expect: containing('컴백 무대') },
+  { query: 'デビュー 2周年', kind: 'japanese', expect: titled('루미네 데뷔 2주년') },
+  { query: '誕生日 カフェ', kind: 'japanese', expect: containing('생일 기념 카페') },
+  { query: 'グラビア', kind: 'japanese', expect: containing('[화보]') },
+  { query: 'ルミネ ファンミーティング', kind: 'japanese', expect: containing('팬미팅') },
+  // A Latin word one letter off a term the service knows (lexicon, entities, gazetteer).
+  { query: 'fanmeting tokyo', kind: 'latin slip', expect: titled('루미네 팬미팅 in 도쿄') },
+  { query: 'showcsae', kind: 'latin slip', expect: containing('쇼케이스') },
+  { query: 'tokio', kind: 'latin slip', expect: titled('루미네 팬미팅 in 도쿄') },
+  { query: 'birtday cafe', kind: 'latin slip', expect: containing('생일 기념 카페') },
+  { query: 'challange', kind: 'latin slip', expect: containing('챌린지') },
+  { query: 'fansing 잠실', kind: 'latin slip', expect: containing('잠실', '팬사인회') },
+  { query: 'bangkock', kind: 'latin slip', expect: titled('루미네 팬미팅 in 방콕') },
+  { query: 'thailnd', kind: 'latin slip', expect: titled('루미네 팬미팅 in 방콕') },
+  { query: 'concret', kind: 'latin slip', expect: containing('콘서트') },
+  { query: 'radoi 다온', kind: 'latin slip', expect: titled('〈별빛 라디오〉 게스트 출연') },
+  { query: 'instagarm live', kind: 'latin slip', expect: containing('인스타그램 라이브') },
+  { query: 'seuol 대동제', kind: 'latin slip', expect: titled(FESTIVALS.konkuk, FESTIVALS.hufs, FESTIVALS.korea, FESTIVALS.yonsei, FESTIVALS.hanyang) },
+  // Seasons and periods read as their months when no title holds the word.
+  { query: '여름 팬미팅', kind: 'period', expect: titled('루미네 팬미팅 in 도쿄', '루미네 팬미팅 in 방콕') },
+  { query: '상반기 팬미팅', kind: 'period', expect: titled('루미네 팬미팅 in 도쿄'), first: '루미네 팬미팅 in 도쿄' },
+  { query: '하반기 팬미팅', kind: 'period', expect: titled('루미네 팬미팅 in 방콕'), first: '루미네 팬미팅 in 방콕' },
+  { query: '연말 가요', kind: 'period', expect: titled(`${DEMO_YEAR} 가요 대제전`) },
+  { query: '겨울 가요', kind: 'period', expect: titled(`${DEMO_YEAR} 가요 대제전`) },
+  { query: 'summer 팬미팅', kind: 'period', expect: titled('루미네 팬미팅 in 도쿄', '루미네 팬미팅 in 방콕') },
+  { query: '연초 스케줄', kind: 'period', expect: titled('1월 스케줄 공개') },
+  { query: '봄 축하공연', kind: 'period', expect: titled(FESTIVALS.konkuk, FESTIVALS.yonsei) },
+  // Titles in another language: the translations administrators add (TRANSLATIONS above).
+  { query: 'compass mv', kind: 'title translation', expect: containing('나침반', 'MV') },
+  { query: 'compass 컴백 무대', kind: 'title translation', expect: containing('나침반', '컴백 무대') },
+  { query: 'コンパス', kind: 'title translation', expect: containing('나침반') },
+  { query: 'compass challenge', kind: 'title translation', expect: containing('나침반 챌린지') },
+  { query: 'counting stars', kind: 'title translation', expect: containing('별을 세는 밤') },
+  { query: 'towards the light 발매', kind: 'title translation', expect: containing('빛의 방향으로', '발매') },
+  { query: 'towards the light 팬사인회', kind: 'title translation', expect: containing('빛의 방향으로', '팬사인회') },
+  { query: '光の方へ', kind: 'title translation', expect: containing('빛의 방향으로') },
+  // More of what the service knows.
+  { query: 'songpa fansign', kind: 'place', expect: containing('잠실', '팬사인회') },
+  { query: 'tokyo 6/14', kind: 'place', expect: titled('루미네 팬미팅 in 도쿄'), first: '루미네 팬미팅 in 도쿄' },
+  { query: 'メインボーカル 생일', kind: 'member role', expect: titled('강서아 생일 기념 카페 이벤트') },
+  { query: 'the youngest birthday', kind: 'member role', expect: titled('류채이 생일 기념 카페 이벤트') },
+  { query: 'eldest birthday', kind: 'member role', expect: titled('윤하린 생일 기념 카페 이벤트') },
+  { query: "yoon harin's birthday", kind: 'member role', expect: titled('윤하린 생일 기념 카페 이벤트') },
+  { query: 'showcse', kind: 'latin slip', expect: containing('쇼케이스') },
+  { query: 'birthdya cafe', kind: 'latin slip', expect: containing('생일 기념 카페') },
+  { query: 'aug 10 팬콘서트', kind: 'english date', expect: titled('루미네 첫 번째 팬콘서트 〈LUMINOUS〉 DAY 2'), first: '루미네 첫 번째 팬콘서트 〈LUMINOUS〉 DAY 2' },
+  { query: 'april 8th 발매', kind: 'english date', expect: titled('싱글앨범 〈빛의 방향으로〉 발매'), first: '싱글앨범 〈빛의 방향으로〉 발매' },
+  { query: 'ダオン 생일', kind: 'japanese', expect: titled('백다온 생일 기념 카페 이벤트') },
+  { query: 'ユナ 생일', kind: 'japanese', expect: titled('정유나 생일 기념 카페 이벤트') },
+];
+
+/** Titles in other languages, as an administrator adds them (`POST /api/admin/search/translations`). */
+const TRANSLATIONS: ['album' | 'track', string, string, 'en' | 'ja'][] = [
+  ['track', '나침반', 'Compass', 'en'],
+  ['track', '나침반', 'コンパス', 'ja'],
+  ['track', '별을 세는 밤', 'Counting Stars', 'en'],
+  ['track', '별을 세는 밤', '星を数える夜', 'ja'],
+  ['album', '빛의 방향으로', 'Towards the Light', 'en'],
+  ['album', '빛의 방향으로', '光の方へ', 'ja'],
+  ['track', '너의 계절', 'Your Season', 'en'],
 ];
 
 /**
@@ -371,14 +543,28 @@ export async function storeDemoSchedules(db: Db): Promise<SearchDocument[]> {
   await db.tx('demo-schedules', async (tx) => {
     const memberIds = new Map<string, number>();
     for (const [order, member] of DEMO_MEMBERS.entries()) {
-      const { id } = await tx.one<{ id: number }>('INSERT INTO members (name, name_en, birth_date, nicknames, sort_order) VALUES ($1, $2, $3, $4, $5) RETURNING id', [
+      const { id } = await tx.one<{ id: number }>('INSERT INTO members (name, name_en, birth_date, position, nicknames, sort_order) VALUES ($1, $2, $3, $4, $5, $6) RETURNING id', [
         member.name,
         member.nameEn,
         member.birthDate,
+        member.position,
         member.nicknames,
         order,
       ]);
       memberIds.set(member.name, id);
+    }
+    // The albums and tracks, with the translations an administrator would add (search_aliases).
+    for (const album of data.albums) {
+      const { id } = await tx.one<{ id: number }>('INSERT INTO albums (title, album_type, release_date) VALUES ($1, $2, $3) RETURNING id', [album.title, album.albumType, album.releaseDate]);
+      for (const [i, track] of album.tracks.entries()) {
+        await tx.none('INSERT INTO tracks (album_id, track_number, title, is_title_track) VALUES ($1, $2, $3, $4)', [id, i + 1, track.title, track.isTitleTrack]);
+      }
+    }
+    for (const [kind, title, translation, lang] of TRANSLATIONS) {
+      await tx.none(
+        `INSERT INTO search_aliases (kind, target_id, alias, lang) SELECT $1, id, $3, $4 FROM ${kind === 'album' ? 'albums' : 'tracks'} WHERE title = $2`,
+        [kind, title, translation, lang],
+      );
     }
     for (const schedule of data.schedules) {
       const { id } = await tx.one<{ id: number }>('INSERT INTO schedules (category_id, title, date, time, description, source_name) VALUES ($1, $2, $3, $4, $5, $6) RETURNING id', [

@@ -1,7 +1,8 @@
 // One reading of a query, before either engine runs (docs/search.md, "How a query is read"):
 //   1. normalised as every stored query string is (normalize.ts: NFKC, invisible and bidi code points
 //      removed, whitespace collapsed, Latin case folded);
-//   2. a date in it taken out (query-dates.ts: `5/20`, `5월 20일`, `20일`): it filters or ranks the search;
+//   2. a date in it taken out (query-dates.ts: `5/20`, `5월 20일`, `20일`, `june 12`, `6月12日`): it
+//      filters or ranks the search; a month word in English or Japanese written as the Korean one (`june` → 6월);
 //   3. decorations dropped (decorations.ts: brackets, quotes, emoji; `lumi-log` → lumilog);
 //   4. Hangul spellings the lexicon knows written as the title's (`withTitleSpellings`);
 //   5. the engine's analyser splits the words; then, only when they match nothing well,
@@ -12,6 +13,8 @@ import { undecoratedText } from './decorations.ts';
 import type { Lexicon } from './lexicon.ts';
 import { normalizeText } from './normalize.ts';
 import { extractQueryDate, type QueryDate } from './query-dates.ts';
+import { withKoreanMonths } from './query-numbers.ts';
+import { kanaToHangul } from './kana.ts';
 import { hangulToLatin, latinToHangul, loanwordSpellings, romanizedToHangul } from './transliterate.ts';
 
 export type { QueryDate } from './query-dates.ts';
@@ -32,7 +35,7 @@ export interface UnderstoodQuery {
 export function understandQuery(query: string): UnderstoodQuery {
   const normal = normalizeText(typeof query === 'string' ? query.slice(0, MAX_QUERY_CHARS) : '');
   const { text, date } = extractQueryDate(normal);
-  return { text: undecoratedText(text), ...(date ? { date } : {}) };
+  return { text: withKoreanMonths(undecoratedText(text)), ...(date ? { date } : {}) };
 }
 
 const HANGUL_ONLY = /^[가-힣]+$/;
@@ -65,28 +68,37 @@ export function withTitleSpellings(text: string, lexicon: Lexicon): string {
 
 const LATIN_PLURAL = /^[a-z]{3,}s$/;
 
-/** A term's lexicon readings, or those of its last word's singular (`selfies`, `challenges`, `tickets`). */
+/**
+ * A term's lexicon readings, or those of its last word's singular (`selfies`, `challenges`,
+ * `tickets`), or, for one Latin word, those of the term one edit from it (`fanmeting`: `nearestTerm`).
+ */
 function termReadings(words: string[], lexicon: Lexicon) {
   const found = lexicon.readingsOf(words);
   const last = words[words.length - 1]!;
-  if (found || !LATIN_PLURAL.test(last)) return found;
-  const stems = last.endsWith('ies') ? [`${last.slice(0, -3)}y`, last.slice(0, -1)] : last.endsWith('es') ? [last.slice(0, -1), last.slice(0, -2)] : [last.slice(0, -1)];
-  for (const stem of stems) {
-    const singular = lexicon.readingsOf([...words.slice(0, -1), stem]);
-    if (singular) return singular;
+  if (found) return found;
+  if (LATIN_PLURAL.test(last)) {
+    const stems = last.endsWith('ies') ? [`${last.slice(0, -3)}y`, last.slice(0, -1)] : last.endsWith('es') ? [last.slice(0, -1), last.slice(0, -2)] : [last.slice(0, -1)];
+    for (const stem of stems) {
+      const singular = lexicon.readingsOf([...words.slice(0, -1), stem]);
+      if (singular) return singular;
+    }
   }
-  return undefined;
+  if (words.length !== 1) return undefined;
+  const near = lexicon.nearestTerm(last);
+  const readings = near === undefined ? undefined : lexicon.readingsOf([near]);
+  // The corrected word itself comes first when it is a title form (a title may write it so).
+  return readings && { titleForm: false, others: readings.titleForm ? [[near!], ...readings.others] : readings.others };
 }
 
 /** Latin words this short are abbreviations (`ep`, `mv`, `ost`, `in`): read by the lexicon only, never by rule. */
 const MIN_RULED_LATIN = 4;
 
-/** A word's own readings (not the lexicon's): loanword spellings, then its other script. */
+/** A word's own readings (not the lexicon's): loanword spellings, then its other script (Latin, Hangul, kana: kana.ts). */
 function wordReadings(word: string): string[] {
   // A Latin word that parses as romanised Korean (nachimban, daon) reads so first; others (lumiland)
   // by loanword rules.
   if (/^[a-z]+$/.test(word) && word.length < MIN_RULED_LATIN) return [];
-  const readings = [...loanwordSpellings(word), ...romanizedToHangul(word), ...latinToHangul(word), ...hangulToLatin(word)];
+  const readings = [...loanwordSpellings(word), ...romanizedToHangul(word), ...latinToHangul(word), ...hangulToLatin(word), ...kanaToHangul(word)];
   return [...new Set(readings)].slice(0, MAX_READINGS);
 }
 
@@ -94,11 +106,12 @@ function wordReadings(word: string): string[] {
  * The readings of a query's words, at most MAX_READINGS, each a list of words (a term of several
  * words as one spaceless word: both engines match it as a phrase). Terms of the lexicon (the longest
  * found at each place, up to its longest term) read as their group: the r-th reading takes a term's
- * r-th other term, a title form staying itself in the first; other words read by rule (loanword
+ * r-th other term, a title form staying itself in the first (in both, beside a word `hasVariants`
+ * says has fan-shorthand variants); other words read by rule (loanword
  * spellings, Hangul ⇄ Latin). Words with no reading stay as typed; a reading equal to the words is
  * not one.
  */
-export function queryReadings(words: string[], lexicon: Lexicon): string[][] {
+export function queryReadings(words: string[], lexicon: Lexicon, hasVariants: (word: string) => boolean = () => false): string[][] {
   type Place = { choices: string[]; keepFirst: boolean; ruled?: boolean };
   const places: Place[] = [];
   for (let i = 0; i < words.length; ) {
@@ -119,8 +132,9 @@ export function queryReadings(words: string[], lexicon: Lexicon): string[][] {
   const readings: string[][] = [];
   const seen = new Set([words.join(' ')]);
   // A title form reads as its other terms only where no word reads by rule: `루미너스 팬콘서트` is
-  // luminous beside 팬콘서트, not beside `fan concert`.
-  const ruled = places.some((place) => place.ruled && place.choices.length > 1);
+  // luminous beside 팬콘서트, not beside `fan concert`; nor beside fan shorthand, whose variants
+  // need the rewrites (`나침반 음방` is 나침반 beside 음악방송, not `compass 음방`).
+  const ruled = places.some((place) => place.ruled && place.choices.length > 1) || words.some(hasVariants);
   for (let r = 0; r < MAX_READINGS; r++) {
     const reading = places.map(({ choices, keepFirst }) => {
       if (choices.length === 1) return choices[0]!;

@@ -87,10 +87,18 @@ function entriesOf(text: string): SynonymEntry[] {
  */
 export class SynonymTable {
   private readonly byWord = new Map<string, string[][]>();
+  /** The lexicon a query's words read by: the shipped groups, the administrator's, and `knownGroups`. */
   readonly lexicon: Lexicon;
+  /** The lexicon without `knownGroups`: the title spellings a query is written in before analysis. */
+  readonly spellings: Lexicon;
 
-  constructor(entries: Iterable<SynonymEntry> = [], withDefaults = true, lexiconGroups: LexiconGroup[] = []) {
-    this.lexicon = withDefaults && lexiconGroups.length === 0 ? DEFAULT_LEXICON_TABLE : new Lexicon(lexiconGroups, withDefaults);
+  /**
+   * `knownGroups`: what the service knows beside the words (the stored entities, the gazetteer):
+   * read as the other terms, never written into the query before analysis (`잠실` stays a word).
+   */
+  constructor(entries: Iterable<SynonymEntry> = [], withDefaults = true, lexiconGroups: LexiconGroup[] = [], knownGroups: LexiconGroup[] = []) {
+    this.spellings = withDefaults && lexiconGroups.length === 0 ? DEFAULT_LEXICON_TABLE : new Lexicon(lexiconGroups, withDefaults);
+    this.lexicon = knownGroups.length === 0 ? this.spellings : new Lexicon([...lexiconGroups, ...knownGroups], withDefaults);
     if (withDefaults) for (const entry of DEFAULT_ENTRIES) this.byWord.set(entry.word, entry.alternatives);
     for (const entry of entries) this.byWord.set(entry.word, entry.alternatives);
   }

@@ -4,6 +4,7 @@ import type { Logger } from '../runtime/logger.ts';
 import { loadAllSearchDocuments } from './documents.ts';
 import { EmbeddedSearchIndex, type QueryAnalyzer } from './embedded.ts';
 import type { SearchIndex } from './search-index.ts';
+import { MissCountingSearchIndex } from './search-misses.ts';
 import { storedSynonyms } from './synonym-source.ts';
 
 export interface SearchIndexOptions {
@@ -19,6 +20,8 @@ export interface SearchIndexOptions {
   userDictionary?: () => Promise<string>;
   /** The OpenSearch alias; versioned indices are `<alias>-v<timestamp>` (default `schedules`). */
   opensearchAlias?: string;
+  /** The service's clock: misses are counted and decayed by it (default: the system time). */
+  now?: () => number;
 }
 
 export const DEFAULT_OPENSEARCH_ALIAS = 'schedules';
@@ -37,7 +40,7 @@ export async function createSearchIndex(options: SearchIndexOptions): Promise<Se
     const index = new EmbeddedSearchIndex(options.db, options.analyze, storedSynonyms(options.db));
     // Rows written before the index's current format (a migration added keys) are rebuilt once.
     if (await index.ensureCurrentFormat(() => loadAllSearchDocuments(options.db))) options.logger.info('search index rebuilt in its current format');
-    return index;
+    return new MissCountingSearchIndex(index, options.db, options.logger, options.now);
   }
   const { Client } = await import('@opensearch-project/opensearch');
   const { OpenSearchSearchIndex } = await import('./opensearch.ts');
@@ -56,5 +59,5 @@ export async function createSearchIndex(options: SearchIndexOptions): Promise<Se
     await client.close().catch(() => undefined);
     throw error;
   }
-  return index;
+  return new MissCountingSearchIndex(index, options.db, options.logger, options.now);
 }

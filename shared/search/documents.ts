@@ -1,5 +1,6 @@
 // Search documents are built from the stored schedules: one query for any number of ids.
 import { preparedQuery, type Queryable } from '../db/database.ts';
+import { placesNamed } from '../korean/gazetteer.ts';
 import type { SearchDocument } from './search-index.ts';
 
 interface DocumentRow {
@@ -14,12 +15,13 @@ interface DocumentRow {
   short_names: string[] | null;
   member_names: string[];
   venue_names: string[] | null;
+  address: string | null;
 }
 
 const DOCUMENT_SELECT = `
   SELECT s.id, s.title, s.description, s.category_id, c.name AS category_name, to_char(s.date, 'YYYY-MM-DD') AS date,
          s.source_name, e.school_name, sn.short_names,
-         CASE WHEN v.id IS NOT NULL THEN ARRAY[v.name, v.address, v.road_address] END AS venue_names,
+         CASE WHEN v.id IS NOT NULL THEN ARRAY[v.name, v.address, v.road_address] END AS venue_names, v.address,
          COALESCE((SELECT array_agg(n) FROM schedule_members sm JOIN members m ON m.id = sm.member_id,
                           LATERAL unnest(array_prepend(m.name, m.nicknames || COALESCE(ARRAY[m.name_en], '{}'))) AS n
                     WHERE sm.schedule_id = s.id), '{}') AS member_names
@@ -40,7 +42,9 @@ function toDocument(row: DocumentRow): SearchDocument {
     date: row.date,
     sourceNames: [...new Set(sources)],
     memberNames: [...new Set(row.member_names)],
-    venueNames: [...new Set((row.venue_names ?? []).filter((name) => name !== ''))],
+    // The places the title and the address name, with those they lie in (gazetteer.ts): a title
+    // naming 도쿄 is found by 일본, an address in 광진구 by 서울 and 대한민국.
+    venueNames: [...new Set([...(row.venue_names ?? []), ...placesNamed(`${row.title} ${row.address ?? ''}`)].filter((name) => name !== ''))],
   };
 }
 

@@ -46,7 +46,8 @@ const REBUILT_SUFFIX = '_rebuilt';
 /** Documents written by one statement. */
 const WRITE_BATCH = 500;
 /** Rows of an older format miss keys this code reads: `ensureCurrentFormat` rebuilds them. */
-export const DOCUMENT_FORMAT = 9;
+/** 10: the venue field holds the places the title and address name, with those they lie in. */
+export const DOCUMENT_FORMAT = 10;
 
 interface DocumentRow {
   schedule_id: number;

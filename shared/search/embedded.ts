@@ -96,7 +96,7 @@ export class EmbeddedSearchIndex implements SearchIndex {
   async search(query: string, page: { offset: number; limit: number }): Promise<SearchPage> {
     const read = understandQuery(query);
     // The words as typed are the text in the title's spellings (before the analyser splits them).
-    const understood = { ...read, text: withTitleSpellings(read.text, (await this.synonyms.table()).lexicon) };
+    const understood = { ...read, text: withTitleSpellings(read.text, (await this.synonyms.table()).spellings) };
     const words = await queryWords(this.analyze, understood.text);
     if (words.length === 0 && !understood.date) return { ids: [], total: 0 };
     const engine: WordSearchEngine = {

@@ -170,11 +170,44 @@ function quiet<T>(promise: Promise<T>): Promise<T> {
 }
 
 const MONTH_WORD = /^(1[0-2]|[1-9])월$/;
-/** The other words' matches among the schedules of the month a word names (step 4), when one does. */
+/** Season and period words, read as their months like a month word (`여름 팬미팅`: June to August). */
+const PERIODS: Readonly<Record<string, readonly number[]>> = {
+  봄: [3, 4, 5], 여름: [6, 7, 8], 가을: [9, 10, 11], 겨울: [12, 1, 2],
+  연초: [1, 2], 연말: [11, 12], 상반기: [1, 2, 3, 4, 5, 6], 하반기: [7, 8, 9, 10, 11, 12],
+  spring: [3, 4, 5], summer: [6, 7, 8], autumn: [9, 10, 11], fall: [9, 10, 11], winter: [12, 1, 2],
+};
+
+/** The other words' matches among the schedules of the month or period a word names (step 4), when one does. */
 function monthSearch(engine: WordSearchEngine, words: string[], page: Page): Promise<SearchPage> | undefined {
-  const months = words.map(monthOf);
+  const months = words.map(monthsOf);
   const at = months.findIndex((month) => month !== undefined);
-  return at >= 0 && words.length >= 2 ? engine.inMonth(words.filter((_, i) => i !== at), months[at]!, page) : undefined;
+  if (at < 0 || words.length < 2) return undefined;
+  const others = words.filter((_, i) => i !== at);
+  const named = months[at]!;
+  return named.length === 1 ? engine.inMonth(others, named[0]!, page) : periodSearch(engine, others, named, page);
+}
+
+/**
+ * The words' matches in several months, month by month in the period's order (each month's best
+ * first): one search a month, each read up to the page's end. A month holding more than that is
+ * the last one listed (the page lies within it).
+ */
+async function periodSearch(engine: WordSearchEngine, words: string[], months: readonly number[], page: Page): Promise<SearchPage> {
+  const window = { offset: 0, limit: page.offset + page.limit };
+  const pages = await Promise.all(months.map((month) => engine.inMonth(words, month, window)));
+  const ids: number[] = [];
+  for (const found of pages) {
+    ids.push(...found.ids);
+    if (found.ids.length < found.total || found.hasMore) break;
+  }
+  const total = pages.reduce((sum, found) => sum + found.total, 0);
+  return { ids: ids.slice(page.offset, page.offset + page.limit), total, ...(pages.some((found) => found.hasMore) ? { hasMore: true } : {}) };
+}
+
+/** The months a word names: a month word (`5월` → 5), or a season or period (`여름` → 6, 7, 8). */
+export function monthsOf(word: string): readonly number[] | undefined {
+  const month = monthOf(word);
+  return month === undefined ? PERIODS[word] : [month];
 }
 
 /** The month a word names (`5월` → 5), or undefined. */

@@ -39,7 +39,7 @@ const TEXT_FIELDS = ['title', 'source', 'venue', 'members', 'description'] as co
 const TYPO_FIELDS = ['title', 'source', 'venue', 'members'] as const;
 type TypoField = (typeof TYPO_FIELDS)[number];
 /** Version of the mapping and of `indexedDocument`: an index of another format is rebuilt by `ensure`. */
-export const INDEX_FORMAT = 5;
+export const INDEX_FORMAT = 6;
 /** Longest run of Hangul syllables whose parts are all indexed for typos (longer runs: their start). */
 const MAX_TYPO_RUN = 12;
 const HANGUL_RUN = /[가-힣]+/g;
@@ -393,7 +393,7 @@ export class OpenSearchSearchIndex implements SearchIndex {
   async search(query: string, page: { offset: number; limit: number }): Promise<SearchPage> {
     const read = understandQuery(query);
     // The words as typed are the text in the title's spellings (before the analyser splits them).
-    const understood = { ...read, text: withTitleSpellings(read.text, (await this.synonyms.table()).lexicon) };
+    const understood = { ...read, text: withTitleSpellings(read.text, (await this.synonyms.table()).spellings) };
     const words = await queryWords(this.analyze, understood.text);
     if (words.length === 0 && !understood.date) return { ids: [], total: 0 };
     const offset = Math.max(0, Math.floor(page.offset));

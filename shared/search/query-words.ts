@@ -33,7 +33,7 @@ export async function rewritesOf(query: string, words: string[], analyze: QueryA
   const layout = convertLayoutSlips(query.slice(0, 200));
   const layoutWords = layout === undefined ? undefined : await queryWords(analyze, layout);
   const table = await synonyms.table();
-  const rewrites = queryRewrites(words, table, layoutWords, queryReadings(words, table.lexicon));
+  const rewrites = queryRewrites(words, table, layoutWords, queryReadings(words, table.lexicon, (word) => table.alternativesOf(word).length > 0));
   // Shorthand the analyser split (연습영상 → 연습, 영상) is looked up as typed too.
   const typed = await queryWords(plainQueryWords, understandQuery(query).text);
   if (rewrites.length < MAX_REWRITES && typed.join(' ') !== words.join(' ')) {

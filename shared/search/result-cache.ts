@@ -60,6 +60,10 @@ export class CachedSearchIndex implements SearchIndex {
     return this.inner.count();
   }
 
+  forget(): void {
+    this.changed();
+  }
+
   /** Whether this page is cached now: answering it costs no engine work. */
   cached(query: string, page: { offset: number; limit: number }): boolean {
     const hit = this.pages.get(`${page.offset}:${page.limit}:${normalizeText(query)}`);

@@ -41,6 +41,8 @@ export interface SearchIndex {
    * those matches follow the exact ones.
    */
   search(query: string, page: { offset: number; limit: number }): Promise<SearchPage>;
+  /** Drops cached pages: what a query is read by changed (an alias, a translation), not the documents. */
+  forget?(): void;
   /** Whether that page would be answered from a cache (a result cache in front says so). */
   cached?(query: string, page: { offset: number; limit: number }): boolean;
   /** Replaces the whole index with these documents; searches never see a half-built index. */

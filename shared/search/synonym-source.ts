@@ -1,10 +1,14 @@
 // The synonym table a search applies at query time: the shipped defaults plus the synonym lines of
-// the user dictionary (`뮤비 => MV`) and its lexicon lines (`셀카 <=> selfie`), read again when the dictionary's `updated_at` changes. Only a
+// the user dictionary (`뮤비 => MV`) and its lexicon lines (`셀카 <=> selfie`), with the stored entities
+// and the gazetteer, read again when the dictionary's `updated_at` or the entities' version changes. Only a
 // query whose own words match nothing well asks for it, and the version is looked at (one row) at
 // most once a second, the content only after an edit: an administrator's edit applies within a
 // second, with no index rebuild.
 import type { Db } from '../db/database.ts';
-import { lexiconGroups } from '../korean/lexicon.ts';
+import { GAZETTEER_GROUPS } from '../korean/gazetteer.ts';
+import { lexiconGroups, type LexiconGroup } from '../korean/lexicon.ts';
+import { NUMBER_GROUPS } from '../korean/query-numbers.ts';
+import { loadEntityGroups } from './entities.ts';
 import { isSynonymLine, parseSynonymLine, SynonymTable, DEFAULT_SYNONYM_TABLE, MAX_SYNONYM_LINES, type SynonymEntry } from '../korean/synonyms.ts';
 
 /** How long a looked-at version is trusted without looking again: an edit applies within a second. */
@@ -29,19 +33,31 @@ export function synonymEntries(content: string): SynonymEntry[] {
 /** The defaults alone (no dictionary). */
 export const defaultSynonyms: SynonymSource = { table: async () => DEFAULT_SYNONYM_TABLE };
 
-/** Synonyms of the stored user dictionary (`user_dictionary` row), with the defaults under them. */
+/** What every installation knows beside the words: places, ordinals and anniversaries. */
+const KNOWN_GROUPS = [...GAZETTEER_GROUPS, ...NUMBER_GROUPS];
+
+/**
+ * Synonyms of the stored user dictionary (`user_dictionary` row), with the defaults under them, and
+ * what the service knows beside the words: the stored entities (entities.ts) and the gazetteer. Both
+ * versions are looked at in one statement; each content is read again only after it moved.
+ */
 export function storedSynonyms(db: Db, now: () => number = Date.now): SynonymSource {
-  let current = DEFAULT_SYNONYM_TABLE;
-  let version = -1;
+  let current = new SynonymTable([], true, [], KNOWN_GROUPS);
+  let version = '';
+  let content = '';
+  let entities: LexiconGroup[] = [];
   let checkedAt = Number.NEGATIVE_INFINITY;
   let pending: Promise<SynonymTable> | null = null;
   const refresh = async () => {
-    const row = await db.oneOrNone<{ version: string }>("SELECT (extract(epoch FROM updated_at) * 1000)::bigint::text AS version FROM user_dictionary WHERE id = 1");
-    const stamp = Number(row?.version ?? 0);
-    if (stamp !== version) {
-      const content = (await db.oneOrNone<{ content: string }>('SELECT content FROM user_dictionary WHERE id = 1'))?.content ?? '';
-      current = new SynonymTable(synonymEntries(content), true, lexiconGroups(content.normalize('NFC')));
-      version = stamp;
+    const row = await db.one<{ dictionary: string | null; entities: string | null }>(`
+      SELECT (SELECT (extract(epoch FROM updated_at) * 1000000)::bigint::text FROM user_dictionary WHERE id = 1) AS dictionary,
+             (SELECT (extract(epoch FROM changed_at) * 1000000)::bigint::text FROM search_entities_version WHERE id = 1) AS entities`);
+    const [dictionaryStamp, entitiesStamp] = version.split('/');
+    if (row.dictionary !== dictionaryStamp || row.entities !== entitiesStamp) {
+      if (row.dictionary !== dictionaryStamp) content = (await db.oneOrNone<{ content: string }>('SELECT content FROM user_dictionary WHERE id = 1'))?.content ?? '';
+      if (row.entities !== entitiesStamp) entities = await loadEntityGroups(db);
+      current = new SynonymTable(synonymEntries(content), true, lexiconGroups(content.normalize('NFC')), [...entities, ...KNOWN_GROUPS]);
+      version = `${row.dictionary}/${row.entities}`;
     }
     checkedAt = now();
     return current;

@@ -4,7 +4,10 @@
 import { convertQwertyToHangul, disassemble } from 'es-hangul';
 import { seededRandom } from '../../shared/db/demo-data.ts';
 
-export type FanTypingKind = 'layout slip' | 'shorthand' | 'particle' | 'spacing' | 'ignored word' | 'keystroke typo' | 'long word typo' | 'half-typed' | 'latin order' | 'several words' | 'english word' | 'date' | 'decorated';
+export type FanTypingKind =
+  | 'layout slip' | 'shorthand' | 'particle' | 'spacing' | 'ignored word' | 'keystroke typo' | 'long word typo' | 'half-typed' | 'latin order' | 'several words' | 'english word' | 'date' | 'decorated'
+  // What the service knows beside the words (entities, gazetteer, numbers, kana, Latin slips).
+  | 'place' | 'member role' | 'english date' | 'ordinal' | 'kana' | 'latin slip';
 
 /** The Latin keys that type `hangul` on the 2-set layout (`루미네` → fnalsp). */
 export function latinKeysOf(hangul: string): string {
@@ -109,6 +112,31 @@ export function fanTypingQueries(vocabulary: FanTypingVocabulary, count: number,
       const [month, day] = [1 + Math.floor(random() * 12), 1 + Math.floor(random() * 28)];
       return `${pick(vocabulary.hangulWords)} ${pick([`${month}/${day}`, `${month}.${day}`, `${month}월 ${day}일`, `${day}일`])}`;
     },
+    // A place at another level or in another script, alone or beside an event word.
+    place: () => {
+      const place = pick(['japan', '일본', 'tokyo', '東京', 'usa', '미국', 'seoul', 'busan', 'gangnam', '잠실', 'bangkok', 'ロサンゼルス']);
+      return random() < 0.5 ? place : `${place} ${pick(['concert', '팬미팅', 'fansign', '콘서트'])}`;
+    },
+    // A member by position or age, in three languages.
+    'member role': () => {
+      const role = pick(['main dancer', '메인보컬', 'maknae', 'leader', '막내', 'visual', 'メインダンサー', 'main rapper']);
+      return random() < 0.5 ? role : `${role} ${pick(['birthday', '생일', 'live', '화보'])}`;
+    },
+    // English and Japanese dates beside a word.
+    'english date': () => {
+      const [month, day] = [1 + Math.floor(random() * 12), 1 + Math.floor(random() * 28)];
+      const name = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'][month - 1]!;
+      return `${pick(vocabulary.hangulWords)} ${pick([`${name} ${day}`, `${day}th of ${name}`, `${month}月${day}日`, `the ${day}th`])}`;
+    },
+    // Ordinals and anniversaries beside an event word.
+    ordinal: () => `${pick(['1st', '2nd', '3rd', 'first', 'second', '세 번째', '두돌', '3rd anniversary'])} ${pick(['concert', '팬미팅', '콘서트', 'fan meeting'])}`,
+    // Kana for names and event words.
+    kana: () => {
+      const kana = pick(['ショーケース', 'ファンミーティング', 'ハリン', 'ソア', 'コンサート', 'ライブ', 'はりん']);
+      return random() < 0.5 ? kana : `${pick(vocabulary.hangulWords)} ${kana}`;
+    },
+    // A Latin word one letter off a known term.
+    'latin slip': () => pick(['fanmeting', 'showcsae', 'concret', 'birtday', 'challange', 'tokio', 'festivl', 'fansing']),
     // Brackets, emoji and full-width letters pasted around a word.
     'decorated': () => {
       const word = pick(vocabulary.hangulWords);
