@@ -223,6 +223,107 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/auth/password/forgot": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Ask for a password reset link
+         * @description 202 with the same body whatever the address (no account enumeration; the lookup runs after the answer). An account of that address gets a mail with a single-use link (30 minutes; only the newest link works) to RESET_PAGE_URL or the server's page. More than ACCOUNT_MAIL_PER_CLIENT_PER_HOUR (20) such requests from the client in an hour → 429; MAIL_QUEUE_MAX mails waiting → 503. Past ACCOUNT_MAIL_PER_ADDRESS_PER_HOUR (3) for one address the answer stays 202 and no mail is sent.
+         */
+        post: operations["postAuthPasswordForgot"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/password/reset": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The minimal reset page a link opens (when RESET_PAGE_URL is unset)
+         * @description Reads `token` from its address and posts to /auth/password/reset.
+         */
+        get: operations["getAuthPasswordReset"];
+        put?: never;
+        /**
+         * Set a new password with a reset link
+         * @description The password under the registration rules (8 characters, 72 bytes) → else 400; an unknown token → 400 `reset_token_unknown`, a used one → 400 `reset_token_used`, an expired one → 400 `reset_token_expired`. Every token the user held is revoked; the address counts as verified.
+         */
+        post: operations["postAuthPasswordReset"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/password/reset.js": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The reset page's script */
+        get: operations["getAuthPasswordResetJs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/verify/resend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Ask for the verification mail again
+         * @description 202 with the same body whatever the address. An unverified account of that address gets a new link (24 hours; the earlier link stops working). More than ACCOUNT_MAIL_PER_CLIENT_PER_HOUR (20) such requests from the client in an hour → 429; MAIL_QUEUE_MAX mails waiting → 503. Past ACCOUNT_MAIL_PER_ADDRESS_PER_HOUR (3) for one address the answer stays 202 and no mail is sent.
+         */
+        post: operations["postAuthVerifyResend"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/password": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Change the password
+         * @description Authorization: Bearer <token from /auth/login>. A wrong current password → 403 `wrong_password` (counted as a failed login of the client: 5 in 15 minutes → 429); a new password against the registration rules → 400. Answers a new token: every earlier token of the user, this one included, is revoked.
+         */
+        post: operations["postAuthPassword"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/auth/login": {
         parameters: {
             query?: never;
@@ -255,6 +356,71 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/lockouts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Login lockouts now in force
+         * @description Client addresses locked out of a login (5 failures, 15 minutes) and accounts whose comparisons are slowed down, newest first, at most 1,000 of each.
+         */
+        get: operations["getApiAdminLockouts"];
+        put?: never;
+        post?: never;
+        /**
+         * Clear a login lockout
+         * @description `target`: a client address (its failures in both logins are forgotten; an IPv6 address clears its /64) or an administrator username / user e-mail (the account's slowdown is forgotten). Written to the activity log. Nothing recorded for it → 404 `not_locked`.
+         */
+        delete: operations["deleteApiAdminLockouts"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/tokens": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** API tokens (never their secrets) */
+        get: operations["getApiAdminTokens"];
+        put?: never;
+        /**
+         * Create an API token (its secret is shown once)
+         * @description A live token of that name → 409. The secret is stored as its SHA-256 only. Written to the activity log.
+         */
+        post: operations["postApiAdminTokens"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/tokens/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke an API token
+         * @description Refused by every process from the next request on (each use reads PostgreSQL). Unknown or already revoked → 404. Written to the activity log.
+         */
+        delete: operations["deleteApiAdminTokensById"];
         options?: never;
         head?: never;
         patch?: never;
@@ -492,7 +658,7 @@ export interface paths {
         post?: never;
         /**
          * Take a query out of popular searches and suggestions for good
-         * @description Deletes its saved rows and ignores later saves of every text that normalises to the same query (NFKC; invisible, bidi and control characters removed; whitespace collapsed; Latin case folded); every analysis thread drops it before its next answer. Idempotent: a second call answers `blocked: false`.
+         * @description Deletes its saved rows and ignores later saves of every text that normalises to the same query (NFKC; invisible, bidi, format and control characters removed; whitespace and the blank braille cell collapsed to one space; Latin case folded; look-alike letters of other scripts read as the letters they imitate, by the Unicode confusable skeleton); every analysis thread drops it before its next answer. Idempotent: a second call answers `blocked: false`.
          */
         delete: operations["deleteApiSchedulesSuggestionsPopular"];
         options?: never;
@@ -550,6 +716,84 @@ export interface paths {
         put: operations["putApiSchedulesSuggestionsDict"];
         post?: never;
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/search/misses": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Searches that find nothing, or only by leaving words out, most missed first
+         * @description Counted by normalised query only (no address, no user), the first page of each search, with a daily decay (each miss adds one; the sum halves every day). A repeat answered from the results cache is not counted again. Rows not seen for 14 days are deleted.
+         */
+        get: operations["getApiAdminSearchMisses"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/search/aliases": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Aliases of venues and members and translations of album and track titles */
+        get: operations["getApiAdminSearchAliases"];
+        put?: never;
+        /**
+         * Add another name of a venue or a member: a query naming it finds what names the venue or member
+         * @description Answers 201 with the new alias, 200 with the one already stored; 404 when the venue or member does not exist.
+         */
+        post: operations["postApiAdminSearchAliases"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/search/translations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add a translation of an album or track title: a query in that language finds what names the title
+         * @description Answers 201 with the new translation, 200 with the one already stored; 404 when the album or track does not exist.
+         */
+        post: operations["postApiAdminSearchTranslations"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/search/aliases/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Delete an alias or a translation */
+        delete: operations["deleteApiAdminSearchAliasesById"];
         options?: never;
         head?: never;
         patch?: never;
@@ -646,7 +890,8 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /** One schedule category, with its ETag (for If-Match on its PUT and DELETE) */
+        get: operations["getApiScheduleCategoriesById"];
         /**
          * Rename or recolour a schedule category
          * @description Unknown id → 404; renaming the built-in birthday (10) or event (11) category → 400 (their colour may change); a name another category has → 409.
@@ -1003,7 +1248,7 @@ export interface paths {
          *
          *     Reconnecting with `Last-Event-ID` (EventSource does it by itself) or `since` delivers every change missed, in order and once, within the retention window (at least 24 hours and the newest 10,000 changes); older, one `reset` event. A comment line every LIVE_HEARTBEAT_SECONDS (25) keeps proxies open.
          *
-         *     Per client address at most LIVE_MAX_CONNECTIONS_PER_CLIENT live connections (429), per process LIVE_MAX_CONNECTIONS (503). Both transports and every message: the AsyncAPI 3.0 document at [/api/asyncapi.json](/api/asyncapi.json).
+         *     Per client address at most LIVE_MAX_CONNECTIONS_PER_CLIENT live connections (429), per network (an IPv4 /24, an IPv6 /48) LIVE_MAX_CONNECTIONS_PER_NETWORK and at most LIVE_MAX_NETWORK_SHARE_PERCENT of the process (429), per process LIVE_MAX_CONNECTIONS (503). A resume is paid from the query budget of the client's network; past it, a `reset` event instead of the replay. Both transports and every message: the AsyncAPI 3.0 document at [/api/asyncapi.json](/api/asyncapi.json).
          */
         get: operations["getApiSchedulesLive"];
         put?: never;
@@ -1115,11 +1360,24 @@ export interface components {
                 musicVideoUrl?: string | null;
             }[];
         };
+        ApiToken: {
+            id: number;
+            name: string;
+            /** @description `read`: administrator GET routes; `read-write`: every administrator route */
+            scope: "read" | "read-write";
+            createdBy: string;
+            /** Format: date-time */
+            createdAt: string;
+            expiresAt: string | null;
+            /** @description to the minute */
+            lastUsedAt: string | null;
+            revokedAt: string | null;
+        };
         Error: {
             /** @description Korean, human-readable message */
             error: string;
             /**
-             * @description stable, machine-readable reason. New codes may be added; a client treats an unknown one by its HTTP status. Known codes: `invalid_request`, `unauthorized`, `forbidden`, `not_found`, `method_not_allowed`, `conflict`, `payload_too_large`, `range_not_satisfiable`, `rate_limited`, `internal_error`, `upstream_failed`, `service_unavailable`, `upstream_timeout`, `insufficient_storage`, `in_use`, `invalid_body`, `invalid_query`, `invalid_path`, `invalid_image`, `image_too_large`, `email_taken`, `name_taken`, `already_scheduled`, `invalid_credentials`, `email_unverified`, `token_missing`, `token_invalid`, `locked_out`, `database_unavailable`, `upload_busy`, `server_busy`, `shutting_down`, `invalid_client_address`, `mail_queue_full`, `control_character`, `not_acceptable`, `invalid_months`, `invalid_month`, `too_many_months`, `invalid_since`, `too_many_connections`, `invalid_message`, `unknown_type`.
+             * @description stable, machine-readable reason. New codes may be added; a client treats an unknown one by its HTTP status. Known codes: `invalid_request`, `unauthorized`, `forbidden`, `not_found`, `method_not_allowed`, `conflict`, `payload_too_large`, `range_not_satisfiable`, `rate_limited`, `internal_error`, `upstream_failed`, `service_unavailable`, `upstream_timeout`, `insufficient_storage`, `in_use`, `invalid_body`, `invalid_query`, `invalid_path`, `invalid_image`, `image_too_large`, `email_taken`, `name_taken`, `already_scheduled`, `invalid_credentials`, `email_unverified`, `token_missing`, `token_invalid`, `locked_out`, `database_unavailable`, `upload_busy`, `server_busy`, `shutting_down`, `invalid_client_address`, `mail_queue_full`, `control_character`, `not_acceptable`, `invalid_months`, `invalid_month`, `too_many_months`, `invalid_since`, `too_many_connections`, `invalid_message`, `unknown_type`, `message_too_large`, `too_many_messages`, `precondition_failed`, `not_locked`, `reset_token_unknown`, `reset_token_used`, `reset_token_expired`, `wrong_password`, `insufficient_scope`.
              * @example invalid_request
              * @example unauthorized
              * @example forbidden
@@ -1163,6 +1421,15 @@ export interface components {
              * @example too_many_connections
              * @example invalid_message
              * @example unknown_type
+             * @example message_too_large
+             * @example too_many_messages
+             * @example precondition_failed
+             * @example not_locked
+             * @example reset_token_unknown
+             * @example reset_token_used
+             * @example reset_token_expired
+             * @example wrong_password
+             * @example insufficient_scope
              */
             code: string;
             /** @description with `in_use`: how many items still use what was to be deleted */
@@ -1218,6 +1485,22 @@ export interface components {
             originalUrl: string;
             mediumUrl: string;
             thumbUrl: string;
+        };
+        Lockout: {
+            /** @description `address`: a client locked out of a login; `account`: an account whose password comparisons are slowed down */
+            kind: "address" | "account";
+            /** @description `user`: /auth/login; `admin`: /api/auth/login */
+            scope: "user" | "admin";
+            /** @description the client (an IPv4 address, an IPv6 client as its /64) or the account (username or e-mail) */
+            target: string;
+            failures: number;
+            /** Format: date-time */
+            lastFailureAt: string;
+            /**
+             * Format: date-time
+             * @description when it ends by itself
+             */
+            until: string;
         };
         Member: {
             id: number;
@@ -1316,6 +1599,44 @@ export interface components {
             } | null;
             memberIds?: number[];
             keepImageIds?: number[];
+        };
+        SearchAlias: {
+            id: number;
+            kind: "venue" | "member" | "album" | "track";
+            targetId: number;
+            alias: string;
+            /** @description The script or language of the name */
+            lang: "ko" | "en" | "ja" | "other";
+            /** Format: date-time */
+            createdAt: string;
+        };
+        SearchAliasBody: {
+            kind: "venue" | "member";
+            id: number;
+            alias: string;
+            /** @description The script or language of the name */
+            lang?: "ko" | "en" | "ja" | "other";
+        };
+        SearchMiss: {
+            /** @description The query as normalised (NFKC, invisible code points removed, whitespace collapsed, Latin case folded) */
+            query: string;
+            /** @description Misses counted with a daily decay: each adds one, the sum halves every day */
+            score: number;
+            /** @description Misses counted, not decayed */
+            count: number;
+            /** @description The last one found schedules only by leaving words out (else it found nothing) */
+            partial: boolean;
+            /** Format: date-time */
+            firstSeen: string;
+            /** Format: date-time */
+            lastSeen: string;
+        };
+        SearchTranslationBody: {
+            kind: "album" | "track";
+            id: number;
+            title: string;
+            /** @description The script or language of the name */
+            lang: "ko" | "en" | "ja" | "other";
         };
         TeaserUploadPayload: {
             sortOrder?: number;
@@ -1817,6 +2138,206 @@ export interface operations {
             507: components["responses"]["InsufficientStorage"];
         };
     };
+    postAuthPasswordForgot: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    email: string;
+                };
+            };
+        };
+        responses: {
+            /** @description success */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+            507: components["responses"]["InsufficientStorage"];
+        };
+    };
+    getAuthPasswordReset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description text/html */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": unknown;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    postAuthPasswordReset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description the token of the mailed link */
+                    token: string;
+                    /** @description the new password: at least 8 characters and at most 72 bytes in UTF-8 after NFC */
+                    password: string;
+                };
+            };
+        };
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            413: components["responses"]["PayloadTooLarge"];
+            503: components["responses"]["ServiceUnavailable"];
+            507: components["responses"]["InsufficientStorage"];
+        };
+    };
+    getAuthPasswordResetJs: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description text/javascript */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/javascript": unknown;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    postAuthVerifyResend: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    email: string;
+                };
+            };
+        };
+        responses: {
+            /** @description success */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+            507: components["responses"]["InsufficientStorage"];
+        };
+    };
+    postAuthPassword: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    currentPassword: string;
+                    /** @description the new password: at least 8 characters and at most 72 bytes in UTF-8 after NFC */
+                    newPassword: string;
+                };
+            };
+        };
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        /** @description a new token; every earlier one is revoked */
+                        token: string;
+                        user: components["schemas"]["PublicUser"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description failure */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+            507: components["responses"]["InsufficientStorage"];
+        };
+    };
     postApiAuthLogin: {
         parameters: {
             query?: never;
@@ -1880,6 +2401,205 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    getApiAdminLockouts: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        lockouts: components["schemas"]["Lockout"][];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deleteApiAdminLockouts: {
+        parameters: {
+            query: {
+                target: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        kind: "address" | "account";
+                        scopes: ("user" | "admin")[];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description failure */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            503: components["responses"]["ServiceUnavailable"];
+            507: components["responses"]["InsufficientStorage"];
+        };
+    };
+    getApiAdminTokens: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        tokens: components["schemas"]["ApiToken"][];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description failure */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    postApiAdminTokens: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description what holds it (one live token per name) */
+                    name: string;
+                    /** @description `read`: administrator GET routes; `read-write`: every administrator route */
+                    scope: "read" | "read-write";
+                    /** @description unset: no expiry */
+                    expiresInDays?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the secret, shown this once: use it as `Authorization: Bearer <token>` */
+                        token: string;
+                        apiToken: components["schemas"]["ApiToken"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description failure */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description failure */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            503: components["responses"]["ServiceUnavailable"];
+            507: components["responses"]["InsufficientStorage"];
+        };
+    };
+    deleteApiAdminTokensById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiToken"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description failure */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description failure */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            503: components["responses"]["ServiceUnavailable"];
+            507: components["responses"]["InsufficientStorage"];
+        };
+    };
     getApiAdminEventsById: {
         parameters: {
             query?: never;
@@ -1894,6 +2614,8 @@ export interface operations {
             /** @description success */
             200: {
                 headers: {
+                    /** @description the version and a hash of this representation: send it back as If-Match to write over exactly this version */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1933,7 +2655,10 @@ export interface operations {
     putApiAdminEventsById: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Optimistic concurrency: the ETag of the resource as last read (its GET). The write applies only while that is still the current version; otherwise 412 `precondition_failed` and nothing changes. `*` applies to any current version. Without If-Match the write applies (last write wins). */
+                "If-Match"?: string;
+            };
             path: {
                 id: number;
             };
@@ -1973,6 +2698,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description If-Match named a version that is no longer current: nothing changed */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             413: components["responses"]["PayloadTooLarge"];
             503: components["responses"]["ServiceUnavailable"];
             507: components["responses"]["InsufficientStorage"];
@@ -1981,7 +2715,10 @@ export interface operations {
     deleteApiAdminEventsById: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Optimistic concurrency: the ETag of the resource as last read (its GET). The write applies only while that is still the current version; otherwise 412 `precondition_failed` and nothing changes. `*` applies to any current version. Without If-Match the write applies (last write wins). */
+                "If-Match"?: string;
+            };
             path: {
                 id: number;
             };
@@ -2005,6 +2742,15 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             /** @description failure */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description If-Match named a version that is no longer current: nothing changed */
+            412: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2241,6 +2987,8 @@ export interface operations {
             /** @description success */
             200: {
                 headers: {
+                    /** @description the version and a hash of this representation: send it back as If-Match to write over exactly this version */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2270,7 +3018,10 @@ export interface operations {
     putApiAlbumsById: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Optimistic concurrency: the ETag of the resource as last read (its GET). The write applies only while that is still the current version; otherwise 412 `precondition_failed` and nothing changes. `*` applies to any current version. Without If-Match the write applies (last write wins). */
+                "If-Match"?: string;
+            };
             path: {
                 id: number;
             };
@@ -2320,6 +3071,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description If-Match named a version that is no longer current: nothing changed */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             413: components["responses"]["PayloadTooLarge"];
             503: components["responses"]["ServiceUnavailable"];
             507: components["responses"]["InsufficientStorage"];
@@ -2328,7 +3088,10 @@ export interface operations {
     deleteApiAlbumsById: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Optimistic concurrency: the ETag of the resource as last read (its GET). The write applies only while that is still the current version; otherwise 412 `precondition_failed` and nothing changes. `*` applies to any current version. Without If-Match the write applies (last write wins). */
+                "If-Match"?: string;
+            };
             path: {
                 id: number;
             };
@@ -2352,6 +3115,15 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             /** @description failure */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description If-Match named a version that is no longer current: nothing changed */
+            412: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2892,6 +3664,193 @@ export interface operations {
             507: components["responses"]["InsufficientStorage"];
         };
     };
+    getApiAdminSearchMisses: {
+        parameters: {
+            query?: {
+                limit?: number;
+                offset?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        misses: components["schemas"]["SearchMiss"][];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getApiAdminSearchAliases: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        aliases: components["schemas"]["SearchAlias"][];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    postApiAdminSearchAliases: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SearchAliasBody"];
+            };
+        };
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        alias: components["schemas"]["SearchAlias"];
+                        created: boolean;
+                    };
+                };
+            };
+            /** @description success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        alias: components["schemas"]["SearchAlias"];
+                        created: boolean;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description failure */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            503: components["responses"]["ServiceUnavailable"];
+            507: components["responses"]["InsufficientStorage"];
+        };
+    };
+    postApiAdminSearchTranslations: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SearchTranslationBody"];
+            };
+        };
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        alias: components["schemas"]["SearchAlias"];
+                        created: boolean;
+                    };
+                };
+            };
+            /** @description success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        alias: components["schemas"]["SearchAlias"];
+                        created: boolean;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description failure */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            503: components["responses"]["ServiceUnavailable"];
+            507: components["responses"]["InsufficientStorage"];
+        };
+    };
+    deleteApiAdminSearchAliasesById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        deleted: boolean;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            503: components["responses"]["ServiceUnavailable"];
+            507: components["responses"]["InsufficientStorage"];
+        };
+    };
     getApiSchedules: {
         parameters: {
             query?: {
@@ -3017,6 +3976,8 @@ export interface operations {
             /** @description success */
             200: {
                 headers: {
+                    /** @description the version and a hash of this representation: send it back as If-Match to write over exactly this version */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3059,7 +4020,10 @@ export interface operations {
     putApiSchedulesById: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Optimistic concurrency: the ETag of the resource as last read (its GET). The write applies only while that is still the current version; otherwise 412 `precondition_failed` and nothing changes. `*` applies to any current version. Without If-Match the write applies (last write wins). */
+                "If-Match"?: string;
+            };
             path: {
                 id: number;
             };
@@ -3099,6 +4063,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description If-Match named a version that is no longer current: nothing changed */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             413: components["responses"]["PayloadTooLarge"];
             503: components["responses"]["ServiceUnavailable"];
             507: components["responses"]["InsufficientStorage"];
@@ -3107,7 +4080,10 @@ export interface operations {
     deleteApiSchedulesById: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Optimistic concurrency: the ETag of the resource as last read (its GET). The write applies only while that is still the current version; otherwise 412 `precondition_failed` and nothing changes. `*` applies to any current version. Without If-Match the write applies (last write wins). */
+                "If-Match"?: string;
+            };
             path: {
                 id: number;
             };
@@ -3131,6 +4107,15 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             /** @description failure */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description If-Match named a version that is no longer current: nothing changed */
+            412: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3221,10 +4206,53 @@ export interface operations {
             507: components["responses"]["InsufficientStorage"];
         };
     };
-    putApiScheduleCategoriesById: {
+    getApiScheduleCategoriesById: {
         parameters: {
             query?: never;
             header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    /** @description the version and a hash of this representation: send it back as If-Match to write over exactly this version */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        name: string;
+                        color: string;
+                        sortOrder: number;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            /** @description failure */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    putApiScheduleCategoriesById: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optimistic concurrency: the ETag of the resource as last read (its GET). The write applies only while that is still the current version; otherwise 412 `precondition_failed` and nothing changes. `*` applies to any current version. Without If-Match the write applies (last write wins). */
+                "If-Match"?: string;
+            };
             path: {
                 id: number;
             };
@@ -3272,6 +4300,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description If-Match named a version that is no longer current: nothing changed */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             413: components["responses"]["PayloadTooLarge"];
             503: components["responses"]["ServiceUnavailable"];
             507: components["responses"]["InsufficientStorage"];
@@ -3280,7 +4317,10 @@ export interface operations {
     deleteApiScheduleCategoriesById: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Optimistic concurrency: the ETag of the resource as last read (its GET). The write applies only while that is still the current version; otherwise 412 `precondition_failed` and nothing changes. `*` applies to any current version. Without If-Match the write applies (last write wins). */
+                "If-Match"?: string;
+            };
             path: {
                 id: number;
             };
@@ -3313,6 +4353,15 @@ export interface operations {
             };
             /** @description failure */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description If-Match named a version that is no longer current: nothing changed */
+            412: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3478,6 +4527,8 @@ export interface operations {
             /** @description success */
             200: {
                 headers: {
+                    /** @description the version and a hash of this representation: send it back as If-Match to write over exactly this version */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3507,7 +4558,10 @@ export interface operations {
     putApiMembersByName: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Optimistic concurrency: the ETag of the resource as last read (its GET). The write applies only while that is still the current version; otherwise 412 `precondition_failed` and nothing changes. `*` applies to any current version. Without If-Match the write applies (last write wins). */
+                "If-Match"?: string;
+            };
             path: {
                 name: string;
             };
@@ -3550,6 +4604,15 @@ export interface operations {
             };
             /** @description failure */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description If-Match named a version that is no longer current: nothing changed */
+            412: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4045,7 +5108,10 @@ export interface operations {
     putApiAdminVideoScheduleById: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Optimistic concurrency: the ETag of the resource as last read (its GET). The write applies only while that is still the current version; otherwise 412 `precondition_failed` and nothing changes. `*` applies to any current version. Without If-Match the write applies (last write wins). */
+                "If-Match"?: string;
+            };
             path: {
                 id: number;
             };
@@ -4082,6 +5148,15 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             /** @description failure */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description If-Match named a version that is no longer current: nothing changed */
+            412: {
                 headers: {
                     [name: string]: unknown;
                 };
