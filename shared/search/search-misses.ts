@@ -8,11 +8,14 @@ import type { Db, Queryable } from '../db/database.ts';
 import { normalizeQuery } from '../korean/normalize.ts';
 import type { Logger } from '../runtime/logger.ts';
 import type { SearchDocument, SearchIndex, SearchPage } from './search-index.ts';
+import { FailureStreak } from '../runtime/failure-streak.ts';
 
 /** A count halves each day it is not added to. */
 export const MISS_HALF_LIFE_DAYS = 1;
 /** Characters of a query counted (longer queries are counted by their start). */
 const MAX_MISS_CHARS = 200;
+/** Miss counts written at once, at most. */
+const MAX_COUNTS_IN_FLIGHT = 16;
 /** Misses not seen for this long are deleted (their score is below a thousandth by then). */
 const MISS_RETENTION_DAYS = 14;
 /** The retention sweep runs at most this often, after a recorded miss. */
@@ -79,13 +82,18 @@ export const isMiss = (page: SearchPage) => page.total === 0 || (page.ignoredWor
  */
 export class MissCountingSearchIndex implements SearchIndex {
   private sweptAt = Number.NEGATIVE_INFINITY;
+  private inFlight = 0;
+  /** A database away is one line when counting first fails and one when it works again, not one a miss. */
+  private readonly failures: FailureStreak;
 
   constructor(
     readonly inner: SearchIndex,
     private readonly db: Db,
     private readonly logger: Logger,
     private readonly now: () => number = Date.now,
-  ) {}
+  ) {
+    this.failures = new FailureStreak(logger, 'counting search misses');
+  }
 
   get engine() {
     return this.inner.engine;
@@ -98,12 +106,17 @@ export class MissCountingSearchIndex implements SearchIndex {
   }
 
   private countMiss(query: string, partial: boolean): void {
+    // A count is a statistic: past a few in flight (a slow or frozen database, a flood of misses)
+    // it is dropped rather than queued behind the searches themselves.
+    if (this.inFlight >= MAX_COUNTS_IN_FLIGHT) return;
     const at = new Date(this.now());
     const sweep = at.getTime() - this.sweptAt >= SWEEP_EVERY_MS;
     if (sweep) this.sweptAt = at.getTime();
-    void recordMiss(this.db, query, partial, at)
+    this.inFlight++;
+    recordMiss(this.db, query, partial, at)
       .then(() => (sweep ? sweepMisses(this.db, at) : 0))
-      .catch((error: unknown) => this.logger.warn({ err: error }, 'search miss not counted'));
+      .then(() => this.failures.succeeded(), (error: unknown) => this.failures.failed(error))
+      .finally(() => this.inFlight--);
   }
 
   upsert(documents: SearchDocument[]): Promise<void> {
