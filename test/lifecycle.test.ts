@@ -167,12 +167,15 @@ test.serial('stop: after a kill -9 the PostgreSQL left running is stopped by the
 /**
  * `npm start` under a real pseudo-terminal (`script` from util-linux): Ctrl-C is the byte 0x03 typed
  * into the terminal, which its line discipline turns into SIGINT for the whole foreground group
- * (npm and node at once; npm then passes its copy on to node).
+ * (npm and node at once; npm then passes its copy on to node). `script` runs the command through
+ * $SHELL, and dash (the /bin/sh of Debian) waits as a parent in the same foreground group, sees the
+ * SIGINT too and exits 130 after npm's clean exit; `exec` leaves npm alone in the group, as an
+ * interactive shell does by giving each job a group of its own.
  */
 async function startInTerminal(env: Record<string, string>) {
   const [port, metricsPort] = await twoFreePorts();
   const root = await dataRoot();
-  const terminal = spawn('script', ['-qfec', 'npm start', '/dev/null'], {
+  const terminal = spawn('script', ['-qfec', 'exec npm start', '/dev/null'], {
     cwd: new URL('..', import.meta.url),
     env: { ...process.env, DATABASE_URL: '', JWT_SECRET: '', LOG_LEVEL: 'info', PORT: String(port), METRICS_PORT: String(metricsPort), DATA_DIR: join(root, 'data'), ADMIN_USERNAME: ADMIN.username, ADMIN_PASSWORD: ADMIN.password, ...env },
     stdio: ['pipe', 'pipe', 'pipe'],
