@@ -6,9 +6,10 @@ import { extractQueryDate } from '../shared/korean/query-dates.ts';
 import { NUMBER_GROUPS, ordinalSuffix } from '../shared/korean/query-numbers.ts';
 import { kanaToHangul } from '../shared/korean/kana.ts';
 import { undecoratedKey, undecoratedText } from '../shared/korean/decorations.ts';
-import { DEFAULT_LEXICON_TABLE, lexiconGroups, Lexicon, parseLexiconLine, withinOneEdit } from '../shared/korean/lexicon.ts';
-import { hangulToLatin, latinToHangul, loanwordSpellings, romanizedToHangul } from '../shared/korean/transliterate.ts';
-import { queryReadings, understandQuery, withTitleSpellings } from '../shared/korean/query-understanding.ts';
+import { DEFAULT_LEXICON_TABLE, lexiconGroups, Lexicon, parseLexiconLine } from '../shared/korean/lexicon.ts';
+import { LatinVocabulary, withinOneEdit } from '../shared/korean/latin-vocabulary.ts';
+import { hangulToLatin, latinToHangul, loanwordSpellings, romanizedToHangul, tenseSpellings } from '../shared/korean/transliterate.ts';
+import { queryReadings, understandQuery, withTitleSpellings, wordForms } from '../shared/korean/query-understanding.ts';
 import { parseUserDictionary } from '../shared/korean/dictionary.ts';
 import { seedDemo } from '../shared/db/demo-seed.ts';
 import { adminToken, call, startTestService, type TestService } from './helpers/service.ts';
@@ -73,6 +74,32 @@ test('Latin slips: a word one edit from a known term reads as that term; short w
   t.is(DEFAULT_LEXICON_TABLE.nearestTerm('showcase'), undefined, 'a term is itself');
   t.deepEqual(queryReadings(['fanmeting'], DEFAULT_LEXICON_TABLE)[0], ['팬미팅']);
   t.true(withinOneEdit('tokio', 'tokyo') && withinOneEdit('seol', 'seoul') && !withinOneEdit('seoul', 'busan'));
+});
+
+test('Latin slips of the documents\' own words: read as the word spelled right, beside the other words as typed; a word a title spells is no slip', (t) => {
+  const lexicon = new Lexicon();
+  t.is(lexicon.nearestTerm('practise'), undefined, 'not a term of the lexicon');
+  lexicon.documentWords = new LatinVocabulary(['dance', 'practice', 'lumilog', 'serenade', 'serenata']);
+  t.is(lexicon.nearestTerm('practise'), 'practice');
+  t.is(lexicon.nearestTerm('lumilgo'), 'lumilog', 'two letters swapped');
+  t.is(lexicon.nearestTerm('serenada'), undefined, 'one edit from two words: no guess');
+  t.is(lexicon.nearestTerm('practice'), undefined, 'a title\'s word is itself');
+  t.deepEqual(queryReadings(['dance', 'practise'], lexicon)[0], ['dance', 'practice']);
+  t.true(wordForms('practise', lexicon).includes('practice'));
+  // The documents' words beside the lexicon's terms: one edit from one of each is two candidates.
+  lexicon.documentWords = new LatinVocabulary(['showcast']);
+  t.is(lexicon.nearestTerm('showcas'), undefined);
+  t.is(new LatinVocabulary(['ab', '가나다라마', 'practice', 'practice']).size, 1, 'short and non-Latin words are not filed');
+});
+
+test('tense spellings: tense initials read as the aspirated consonant, then the plain one; finals stay', (t) => {
+  t.deepEqual(tenseSpellings('까페'), ['카페', '가페']);
+  t.deepEqual(tenseSpellings('쑈케이스'), ['쇼케이스'], 'ㅆ has one reading');
+  t.deepEqual(tenseSpellings('께스트'), ['케스트', '게스트']);
+  t.deepEqual(tenseSpellings('빠리'), ['파리', '바리']);
+  t.deepEqual(tenseSpellings('했다'), [], 'a tense final is grammar');
+  t.deepEqual(tenseSpellings('콘서트'), []);
+  t.deepEqual(queryReadings(['쑈캐이스'], DEFAULT_LEXICON_TABLE)[0], ['쇼캐이스']);
 });
 
 test('decorations: brackets, quotes and emoji are dropped alike from documents and queries; Latin runs join', (t) => {

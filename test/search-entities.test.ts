@@ -123,6 +123,23 @@ test.serial('an alias on a member and a change of the member are read again, wit
   t.true(center.total > 0 && center.schedules.every((schedule) => schedule.members.some((m) => m.name === '정유나')));
 });
 
+test.serial('spellings and slips: tense consonants with a slip inside, English seasons, and a slip of a word only a title spells, also of a title written after the start', async (t) => {
+  t.true((await titles('쑈캐이스')).some((title) => title.includes('쇼케이스')), '쑈캐이스');
+  t.true((await titles('깨스트 출연')).some((title) => title.includes('게스트 출연')), '깨스트 출연');
+  t.true((await titles('까페 이벤트')).some((title) => title.includes('생일 기념 카페')), '까페 이벤트');
+  const summer = await titles('summer fan meeting');
+  t.true(summer.length > 0 && summer.every((title) => title.startsWith('루미네 팬미팅')), `summer fan meeting: ${JSON.stringify(summer)}`);
+  t.true((await titles('dance practise')).some((title) => title.startsWith('[Dance Practice]')), 'dance practise');
+  t.true((await titles('lumilgo')).some((title) => title.startsWith('[LUMI-LOG]')), 'lumilgo');
+  // A title written now: its words are read again within a minute of the change (the clock moves it).
+  t.is((await search('serenaed')).total, 0);
+  const created = await call(service.url, 'POST', '/api/schedules', { token, json: { categoryId: 1, title: 'Midnight Serenade 라이브', date: `${DEMO_YEAR}-11-20` } });
+  t.is(created.status, 201, JSON.stringify(created.body));
+  service.clock.advance(61_000);
+  token = await adminToken(service.url);
+  t.true((await eventually('serenaed')).schedules.some((schedule) => schedule.title === 'Midnight Serenade 라이브'), 'a slip of the new title\'s word');
+});
+
 test.serial('misses: counted by normalised form with no address or user, decayed daily, admin only, fixed by an alias', async (t) => {
   const read = async () => {
     const response = await call<{ misses: { query: string; score: number; count: number; partial: boolean }[] }>(service.url, 'GET', '/api/admin/search/misses', { token });

@@ -50,7 +50,8 @@ export type QualityKind =
   | 'japanese'
   | 'latin slip'
   | 'period'
-  | 'title translation';
+  | 'title translation'
+  | 'tense spelling';
 
 export interface QualityCase {
   query: string;
@@ -520,6 +521,22 @@ export const QUALITY_TABLE: QualityCase[] = [
   { query: 'april 8th 발매', kind: 'english date', expect: titled('싱글앨범 〈빛의 방향으로〉 발매'), first: '싱글앨범 〈빛의 방향으로〉 발매' },
   { query: 'ダオン 생일', kind: 'japanese', expect: titled('백다온 생일 기념 카페 이벤트') },
   { query: 'ユナ 생일', kind: 'japanese', expect: titled('정유나 생일 기념 카페 이벤트') },
+  // A slip of a word only the documents spell (no lexicon term, no entity).
+  { query: 'dance practise', kind: 'latin slip', expect: containing('[Dance Practice]') },
+  { query: 'praktice 나침반', kind: 'latin slip', expect: titled("[Dance Practice] 루미네 '나침반'") },
+  { query: 'lumilgo', kind: 'latin slip', expect: containing('[LUMI-LOG]') },
+  { query: 'lumi-lgo 서아', kind: 'latin slip', expect: titled('[LUMI-LOG] 강서아의 하루') },
+  // English season words beside English words the titles hold in Korean.
+  { query: 'summer fan meeting', kind: 'period', expect: titled('루미네 팬미팅 in 도쿄', '루미네 팬미팅 in 방콕') },
+  { query: 'autumn festival', kind: 'period', expect: titled(FESTIVALS.inha, FESTIVALS.khu, FESTIVALS.cau, '한강 뮤직 페스티벌') },
+  // Tense consonants for emphasis, alone and with a slip inside.
+  { query: '쑈케이스', kind: 'tense spelling', expect: containing('쇼케이스') },
+  { query: '쑈캐이스', kind: 'tense spelling', expect: containing('쇼케이스') },
+  { query: '꼰서트', kind: 'tense spelling', expect: containing('팬콘서트') },
+  { query: '깨스트 출연', kind: 'tense spelling', expect: containing('게스트 출연') },
+  { query: '까페 이벤트', kind: 'tense spelling', expect: containing('생일 기념 카페') },
+  { query: '쎌카', kind: 'tense spelling', expect: titled('멤버 셀카 업데이트') },
+  { query: '삐햐인드', kind: 'tense spelling', expect: containing('비하인드') },
 ];
 
 /** Titles in other languages, as an administrator adds them (`POST /api/admin/search/translations`). */

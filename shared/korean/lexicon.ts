@@ -6,6 +6,7 @@
 // English word for a Korean title word, and the reverse) in the second reading.
 import { undecoratedText } from './decorations.ts';
 import { DEFAULT_LEXICON } from './lexicon-data.ts';
+import { LatinVocabulary, NEAR_WORD } from './latin-vocabulary.ts';
 
 /** Terms a line may hold, words a term, characters a word. */
 export const MAX_LEXICON_TERMS = 12;
@@ -102,39 +103,25 @@ export class Lexicon {
     this.longest = longest;
   }
 
-  /** Latin one-word terms by each spelling one letter shorter (`fanmeeting` under `fanmeting`, …): built on first use. */
-  private deletions: Map<string, string[]> | undefined;
+  /** Latin one-word terms filed for one-edit lookups: built on first use. */
+  private latinTerms: LatinVocabulary | undefined;
+  /** The documents' own Latin words (titles), kept current by the synonym source; none by default. */
+  documentWords: LatinVocabulary | undefined;
 
   /**
-   * The Latin one-word term one edit from a word (a letter missing, extra, changed, or two letters
-   * swapped), for a word of MIN_NEAR_LETTERS or more with no group of its own: `fanmeting` →
-   * fanmeeting, `showcsae` → showcase, `tokio` → tokyo. Symmetric deletions: a word's own deletions
-   * are looked up in one map, so the work grows with the word, not with the lexicon. Undefined when
-   * none is, or when two are (a guess between two words is no reading).
+   * The Latin word one edit from a typed one (a letter missing, extra, changed, or two letters
+   * swapped), for a word of MIN_NEAR_LETTERS or more that no group holds and no document title
+   * spells: among the lexicon's one-word terms and the documents' words (`fanmeting` → fanmeeting,
+   * `showcsae` → showcase, `tokio` → tokyo, `practise` → practice of `[Dance Practice]`). The work
+   * grows with the word, not with the lexicon or the documents (latin-vocabulary.ts). Undefined
+   * when none is, or when two are (a guess between two words is no reading).
    */
   nearestTerm(word: string): string | undefined {
-    if (!NEAR_WORD.test(word) || this.byKey.has(word)) return undefined;
-    this.deletions ??= this.buildDeletions();
-    const found = new Set<string>();
-    for (const variant of [word, ...deletionsOf(word)]) {
-      for (const term of this.deletions.get(variant) ?? []) if (withinOneEdit(word, term)) found.add(term);
-    }
+    if (!NEAR_WORD.test(word) || this.byKey.has(word) || this.documentWords?.has(word)) return undefined;
+    this.latinTerms ??= new LatinVocabulary(this.byKey.keys());
+    const found = this.latinTerms.near(word);
+    this.documentWords?.near(word, found);
     return found.size === 1 ? [...found][0] : undefined;
-  }
-
-  private buildDeletions(): Map<string, string[]> {
-    const map = new Map<string, string[]>();
-    const add = (key: string, term: string) => {
-      const list = map.get(key) ?? [];
-      if (!list.includes(term)) list.push(term);
-      map.set(key, list);
-    };
-    for (const key of this.byKey.keys()) {
-      if (!NEAR_WORD.test(key)) continue;
-      add(key, key);
-      for (const deletion of deletionsOf(key)) add(deletion, key);
-    }
-    return map;
   }
 
   /** The readings of a term given as its words (normalised), or undefined when no group holds it. */
@@ -145,30 +132,6 @@ export class Lexicon {
   get size(): number {
     return this.byKey.size;
   }
-}
-
-/** Latin words this long or longer are looked up within one edit (shorter ones are abbreviations and too close to one another). */
-const MIN_NEAR_LETTERS = 5;
-const NEAR_WORD = new RegExp(`^[a-z]{${MIN_NEAR_LETTERS},30}$`);
-
-/** Each spelling of a word with one letter left out. */
-function deletionsOf(word: string): string[] {
-  const out = new Set<string>();
-  for (let i = 0; i < word.length; i++) out.add(word.slice(0, i) + word.slice(i + 1));
-  return [...out];
-}
-
-/** Whether two words are one edit apart: a letter missing, extra, changed, or two neighbours swapped. */
-export function withinOneEdit(a: string, b: string): boolean {
-  if (a === b) return true;
-  if (Math.abs(a.length - b.length) > 1) return false;
-  let i = 0;
-  while (i < a.length && i < b.length && a[i] === b[i]) i++;
-  if (a.length === b.length) {
-    if (a.slice(i + 1) === b.slice(i + 1)) return true;
-    return a[i] === b[i + 1] && a[i + 1] === b[i] && a.slice(i + 2) === b.slice(i + 2);
-  }
-  return a.length > b.length ? a.slice(i + 1) === b.slice(i) : a.slice(i) === b.slice(i + 1);
 }
 
 const DEFAULT_GROUPS = lexiconGroups(DEFAULT_LEXICON, Number.POSITIVE_INFINITY);

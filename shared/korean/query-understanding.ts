@@ -10,12 +10,12 @@
 //      Hangul ⇄ Latin and loanword spellings (transliterate.ts), each reading one more search;
 //   7. with a date, each word matched by any of its forms (`wordForms`) among that date's schedules.
 import { undecoratedText } from './decorations.ts';
-import type { Lexicon } from './lexicon.ts';
+import type { Lexicon, TermReadings } from './lexicon.ts';
 import { normalizeText } from './normalize.ts';
 import { extractQueryDate, type QueryDate } from './query-dates.ts';
 import { withKoreanMonths } from './query-numbers.ts';
 import { kanaToHangul } from './kana.ts';
-import { hangulToLatin, latinToHangul, loanwordSpellings, romanizedToHangul } from './transliterate.ts';
+import { hangulToLatin, latinToHangul, loanwordSpellings, romanizedToHangul, tenseSpellings } from './transliterate.ts';
 
 export type { QueryDate } from './query-dates.ts';
 
@@ -72,7 +72,7 @@ const LATIN_PLURAL = /^[a-z]{3,}s$/;
  * A term's lexicon readings, or those of its last word's singular (`selfies`, `challenges`,
  * `tickets`), or, for one Latin word, those of the term one edit from it (`fanmeting`: `nearestTerm`).
  */
-function termReadings(words: string[], lexicon: Lexicon) {
+function termReadings(words: string[], lexicon: Lexicon): (TermReadings & { corrected?: string }) | undefined {
   const found = lexicon.readingsOf(words);
   const last = words[words.length - 1]!;
   if (found) return found;
@@ -85,9 +85,12 @@ function termReadings(words: string[], lexicon: Lexicon) {
   }
   if (words.length !== 1) return undefined;
   const near = lexicon.nearestTerm(last);
-  const readings = near === undefined ? undefined : lexicon.readingsOf([near]);
+  if (near === undefined) return undefined;
+  const readings = lexicon.readingsOf([near]);
+  // A document's word no group holds: the word spelled as the titles spell it.
+  if (readings === undefined) return { titleForm: true, others: [], corrected: near };
   // The corrected word itself comes first when it is a title form (a title may write it so).
-  return readings && { titleForm: false, others: readings.titleForm ? [[near!], ...readings.others] : readings.others };
+  return { titleForm: false, others: readings.titleForm ? [[near], ...readings.others] : readings.others };
 }
 
 /** Latin words this short are abbreviations (`ep`, `mv`, `ost`, `in`): read by the lexicon only, never by rule. */
@@ -98,7 +101,7 @@ function wordReadings(word: string): string[] {
   // A Latin word that parses as romanised Korean (nachimban, daon) reads so first; others (lumiland)
   // by loanword rules.
   if (/^[a-z]+$/.test(word) && word.length < MIN_RULED_LATIN) return [];
-  const readings = [...loanwordSpellings(word), ...romanizedToHangul(word), ...latinToHangul(word), ...hangulToLatin(word), ...kanaToHangul(word)];
+  const readings = [...tenseSpellings(word), ...loanwordSpellings(word), ...romanizedToHangul(word), ...latinToHangul(word), ...hangulToLatin(word), ...kanaToHangul(word)];
   return [...new Set(readings)].slice(0, MAX_READINGS);
 }
 
@@ -112,12 +115,18 @@ function wordReadings(word: string): string[] {
  * not one.
  */
 export function queryReadings(words: string[], lexicon: Lexicon, hasVariants: (word: string) => boolean = () => false): string[][] {
-  type Place = { choices: string[]; keepFirst: boolean; ruled?: boolean };
+  type Place = { choices: string[]; keepFirst: boolean; ruled?: boolean; corrected?: string };
   const places: Place[] = [];
   for (let i = 0; i < words.length; ) {
     let matched = false;
     for (let span = Math.min(lexicon.longest, words.length - i); span >= 1 && !matched; span--) {
       const readings = termReadings(words.slice(i, i + span), lexicon);
+      if (readings?.corrected !== undefined) {
+        places.push({ choices: [readings.corrected], keepFirst: true, corrected: readings.corrected });
+        i += span;
+        matched = true;
+        continue;
+      }
       if (!readings || readings.others.length === 0) continue;
       const typed = words.slice(i, i + span).join('');
       places.push({ choices: [typed, ...readings.others.map((other) => other.join(''))], keepFirst: readings.titleForm });
@@ -131,11 +140,18 @@ export function queryReadings(words: string[], lexicon: Lexicon, hasVariants: (w
   }
   const readings: string[][] = [];
   const seen = new Set([words.join(' ')]);
+  // A slip corrected to a document's own word (`practise` of `[Dance Practice]`) reads first beside
+  // the other words as typed: the titles spell them so too.
+  if (places.some((place) => place.corrected !== undefined)) {
+    const corrected = [...new Set(places.map((place) => place.corrected ?? place.choices[0]!))];
+    seen.add(corrected.join(' '));
+    readings.push(corrected);
+  }
   // A title form reads as its other terms only where no word reads by rule: `루미너스 팬콘서트` is
   // luminous beside 팬콘서트, not beside `fan concert`; nor beside fan shorthand, whose variants
   // need the rewrites (`나침반 음방` is 나침반 beside 음악방송, not `compass 음방`).
   const ruled = places.some((place) => place.ruled && place.choices.length > 1) || words.some(hasVariants);
-  for (let r = 0; r < MAX_READINGS; r++) {
+  for (let r = 0; readings.length < MAX_READINGS && r < MAX_READINGS; r++) {
     const reading = places.map(({ choices, keepFirst }) => {
       if (choices.length === 1) return choices[0]!;
       const at = keepFirst ? (ruled ? 0 : r) : r + 1;
@@ -156,6 +172,7 @@ const MAX_WORD_FORMS = 4;
 
 /** A word and what it reads as alone: its lexicon terms and its own readings, at most MAX_WORD_FORMS. */
 export function wordForms(word: string, lexicon: Lexicon): string[] {
-  const forms = [word, ...(termReadings([word], lexicon)?.others.map((other) => other.join('')) ?? []), ...wordReadings(word)];
+  const terms = termReadings([word], lexicon);
+  const forms = [word, ...(terms?.corrected !== undefined ? [terms.corrected] : []), ...(terms?.others.map((other) => other.join('')) ?? []), ...wordReadings(word)];
   return [...new Set(forms)].slice(0, MAX_WORD_FORMS);
 }

@@ -297,6 +297,36 @@ export function loanwordSpellings(word: string): string[] {
   return spellings;
 }
 
+// Initial consonant indices of the tense consonants (ㄲ ㄸ ㅃ ㅆ ㅉ) → the aspirated or plain consonant
+// the standard spelling has there (ㅆ has no aspirated one).
+const TENSE_AS_ASPIRATED: Readonly<Record<number, number>> = { 1: 15, 4: 16, 8: 17, 10: 9, 13: 14 };
+const TENSE_AS_PLAIN: Readonly<Record<number, number>> = { 1: 0, 4: 3, 8: 7, 10: 9, 13: 12 };
+const INITIAL_SPAN = 21 * 28;
+
+/**
+ * A word spelled with tense consonants for emphasis, as fans write loanwords (`까페`, `쑈케이스`,
+ * `빠리`, `께임`), in its standard spellings: every tense initial as the aspirated consonant first
+ * (the usual spelling of a voiceless stop: 카페, 파리), then as the plain one (게임). Only the
+ * initials: a tense final is grammar (했다), not emphasis. A reading of its own, so the typo search
+ * of a reading finds a slip inside the emphatic spelling (`쑈캐이스` → 쇼캐이스, one vowel from
+ * 쇼케이스).
+ */
+export function tenseSpellings(word: string): string[] {
+  if (!HANGUL_WORD.test(word) || word.length < 2) return [];
+  const spellings: string[] = [];
+  for (const table of [TENSE_AS_ASPIRATED, TENSE_AS_PLAIN]) {
+    let out = '';
+    for (let i = 0; i < word.length; i++) {
+      const offset = word.charCodeAt(i) - 0xac00;
+      const initial = Math.floor(offset / INITIAL_SPAN);
+      const softened = table[initial];
+      out += softened === undefined ? word[i] : String.fromCharCode(0xac00 + softened * INITIAL_SPAN + (offset % INITIAL_SPAN));
+    }
+    if (out !== word && !spellings.includes(out)) spellings.push(out);
+  }
+  return spellings;
+}
+
 // ---------------------------------------------------------------- romanised Korean → Hangul
 
 const RR_INITIALS: [string, string][] = [

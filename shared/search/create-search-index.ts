@@ -37,7 +37,7 @@ export function storedUserDictionary(db: Db): () => Promise<string> {
  */
 export async function createSearchIndex(options: SearchIndexOptions): Promise<SearchIndex> {
   if (options.opensearchUrl === null) {
-    const index = new EmbeddedSearchIndex(options.db, options.analyze, storedSynonyms(options.db));
+    const index = new EmbeddedSearchIndex(options.db, options.analyze, storedSynonyms(options.db, options.now));
     // Rows written before the index's current format (a migration added keys) are rebuilt once.
     if (await index.ensureCurrentFormat(() => loadAllSearchDocuments(options.db))) options.logger.info('search index rebuilt in its current format');
     return new MissCountingSearchIndex(index, options.db, options.logger, options.now);
@@ -51,7 +51,7 @@ export async function createSearchIndex(options: SearchIndexOptions): Promise<Se
     logger: options.logger,
     userDictionary: options.userDictionary ?? storedUserDictionary(options.db),
     ...(options.analyze ? { analyze: options.analyze } : {}),
-    synonyms: storedSynonyms(options.db),
+    synonyms: storedSynonyms(options.db, options.now),
   });
   try {
     await index.ensure(() => loadAllSearchDocuments(options.db));

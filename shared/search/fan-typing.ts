@@ -80,6 +80,8 @@ export interface Understood {
   forms(words: string[]): Promise<string[][]>;
   /** Words as typed (spaces apart): a word the analyser split into pieces (티켓팅 → 티켓, 팅) is left out whole first. */
   typed?: string[];
+  /** The readings of some words (lexicon terms, transliterations: query-understanding.ts), best first. */
+  readings?(words: string[]): Promise<string[][]>;
 }
 
 /** A word naming this share of the documents or more (a group name) is the weakest of a query's signals. */
@@ -204,6 +206,33 @@ async function periodSearch(engine: WordSearchEngine, words: string[], months: r
   return { ids: ids.slice(page.offset, page.offset + page.limit), total, ...(pages.some((found) => found.hasMore) ? { hasMore: true } : {}) };
 }
 
+/**
+ * The engine with a month's search that reads the words when they match nothing in the month as
+ * typed (`summer fan meeting`: fan meeting is 팬미팅 in the titles; `autumn festival`: 축제 and
+ * 페스티벌), each reading (at most MAX_READINGS) one more search of the month, sent together, their
+ * pages merged in the readings' order. The readings are read once a query.
+ */
+function withMonthReadings(engine: WordSearchEngine, readings: (words: string[]) => Promise<string[][]>): WordSearchEngine {
+  const read = new Map<string, Promise<string[][]>>();
+  return {
+    ...engine,
+    inMonth: async (words, month, page) => {
+      const found = await engine.inMonth(words, month, page);
+      if (found.total > 0 || words.length === 0) return found;
+      const key = words.join(' ');
+      if (!read.has(key)) read.set(key, readings(words).catch(() => []));
+      const window = { offset: 0, limit: page.offset + page.limit };
+      const pages = await Promise.all((await read.get(key)!).map((reading) => engine.inMonth(reading, month, window)));
+      if (pages.length === 0) return found;
+      const ids = [...new Set(pages.flatMap((other) => other.ids))];
+      // Every list whole: the union is the total; else their sum, an over-count as for merged rewrites.
+      const whole = pages.every((other) => other.ids.length === other.total && !other.hasMore);
+      const total = whole ? ids.length : pages.reduce((sum, other) => sum + other.total, 0);
+      return { ids: ids.slice(page.offset, page.offset + page.limit), total, ...(pages.some((other) => other.hasMore) ? { hasMore: true } : {}) };
+    },
+  };
+}
+
 /** The months a word names: a month word (`5월` → 5), or a season or period (`여름` → 6, 7, 8). */
 export function monthsOf(word: string): readonly number[] | undefined {
   const month = monthOf(word);
@@ -221,7 +250,8 @@ export function monthOf(word: string): number | undefined {
  * lists it merges (exact, rewritten, typo matches) may hold more than SEARCH_TOTAL_CAP together:
  * the total is then the cap with `hasMore`, as for one list matching more.
  */
-export async function searchAsFansType(engine: WordSearchEngine, words: string[], page: Page, rewrites: () => Promise<QueryRewrite[]>, understood?: Understood): Promise<SearchPage> {
+export async function searchAsFansType(wordEngine: WordSearchEngine, words: string[], page: Page, rewrites: () => Promise<QueryRewrite[]>, understood?: Understood): Promise<SearchPage> {
+  const engine = understood?.readings ? withMonthReadings(wordEngine, understood.readings) : wordEngine;
   const typed = new Set(understood?.typed ?? words);
   const fragments = new Set(words.filter((word) => !typed.has(word)));
   const found = understood?.date ? await searchOnDate(engine, words, page, rewrites, understood, fragments) : await searchWeighted(engine, words, page, rewrites, fragments);
@@ -338,8 +368,11 @@ async function searchSteps(engine: WordSearchEngine, words: string[], page: Page
     // not a half-typed reading (a typo in it would be a second slip), nor a rewrite whose mistyped
     // words are the query's (fromis_9 서우대학교 as fromis 9 서우대학교: the same typo search again,
     // two statements more before the words are left out).
-    const typoRewrite = rewritten.find((rewrite) => rewrite.kind !== 'prefix' && rewrite.words.some((word) => isTypoCandidate(word) && !words.includes(word)));
-    if (typoRewrite) add(await engine.typos(typoRewrite.words, false));
+    // Two readings of one spelling (an emphatic tense consonant as the aspirated one, then as the
+    // plain one: 께엄 is 게엄 before it is one vowel from 게임) are both looked at, at once.
+    const typoRewrites = rewritten.filter((rewrite) => rewrite.kind !== 'prefix' && rewrite.words.some((word) => isTypoCandidate(word) && !words.includes(word)));
+    const searched = typoRewrites[0]?.kind === 'reading' && typoRewrites[1]?.kind === 'reading' ? typoRewrites.slice(0, 2) : typoRewrites.slice(0, 1);
+    for (const ids of await Promise.all(searched.map((rewrite) => engine.typos(rewrite.words, false)))) add(ids);
   }
   if (merged.size > 0 || words.length < 2) return { ids: [...merged].slice(page.offset, end), total: total() };
   return leaveWordsOut(engine, words, page, present ?? (await engine.present(words)), early?.month, early?.leaveOut, fragments);

@@ -55,5 +55,6 @@ export function understoodBy(understood: UnderstoodQuery, synonyms: SynonymSourc
       const table = await synonyms.table();
       return words.map((word) => wordForms(word, table.lexicon));
     },
+    readings: async (words) => queryReadings(words, (await synonyms.table()).lexicon),
   };
 }
