@@ -186,3 +186,18 @@ test.serial('misses: counted by normalised form with no address or user, decayed
   await new Promise((resolve) => setTimeout(resolve, 200));
   t.is((await read()).find((row) => row.query === '꿈나무홀 공연')!.count, counted, 'a search that finds is no miss');
 });
+
+test.serial('misses: the table is trimmed to its highest decayed scores; a flood of distinct misses pushes out only the oldest single ones', async (t) => {
+  const { recordMiss, trimMisses } = await import('../shared/search/search-misses.ts');
+  const db = service.running.services.db;
+  await db.none('DELETE FROM search_misses');
+  const start = service.clock.now();
+  for (let i = 0; i < 4; i++) await recordMiss(db, '반복되는 미스', false, new Date(start));
+  // Forty distinct misses, each once, a second apart: a flood from one client, or many fans once.
+  for (let i = 0; i < 40; i++) await recordMiss(db, `한 번뿐인 미스 ${i}`, false, new Date(start + (i + 1) * 1000));
+  t.is(await trimMisses(db, new Date(start + 60_000), 10), 31);
+  const kept = (await db.any<{ query: string }>('SELECT query FROM search_misses')).map((row) => row.query).sort();
+  t.is(kept.length, 10);
+  t.true(kept.includes('반복되는 미스'), 'the repeated miss stays');
+  t.deepEqual(kept.filter((query) => query !== '반복되는 미스'), Array.from({ length: 9 }, (_, i) => `한 번뿐인 미스 ${31 + i}`).sort(), 'the newest single misses stay');
+});

@@ -20,6 +20,13 @@ const MAX_COUNTS_IN_FLIGHT = 16;
 const MISS_RETENTION_DAYS = 14;
 /** The retention sweep runs at most this often, after a recorded miss. */
 const SWEEP_EVERY_MS = 3_600_000;
+/**
+ * Rows kept at most: past it, the lowest decayed scores go first (a flood of distinct misses, each
+ * counted once, pushes out the oldest single misses, never the ones fans repeat).
+ */
+export const MAX_MISS_ROWS = 10_000;
+/** Misses recorded by one process between two trims to MAX_MISS_ROWS. */
+const TRIM_EVERY_MISSES = 500;
 
 const DAY_S = 86_400;
 /** A row's score decayed from its `seen_at` to `at` (an SQL timestamp), in SQL; `row` qualifies the columns. */
@@ -72,6 +79,17 @@ export async function sweepMisses(db: Queryable, at: Date): Promise<number> {
   return (await db.result(`DELETE FROM search_misses WHERE seen_at < $1::timestamptz - make_interval(days => ${MISS_RETENTION_DAYS})`, [at])).rowCount;
 }
 
+/** Deletes the rows past the `keep` highest decayed scores at `at` (ties: the least recently seen go). */
+export async function trimMisses(db: Queryable, at: Date, keep = MAX_MISS_ROWS): Promise<number> {
+  return (
+    await db.result(
+      `DELETE FROM search_misses WHERE query IN (
+         SELECT query FROM search_misses ORDER BY ${decayedScore('$1::timestamptz')} DESC, seen_at DESC, query OFFSET $2)`,
+      [at, keep],
+    )
+  ).rowCount;
+}
+
 /** Whether a page is a miss: nothing found, or found only by leaving words out. */
 export const isMiss = (page: SearchPage) => page.total === 0 || (page.ignoredWords?.length ?? 0) > 0;
 
@@ -83,6 +101,7 @@ export const isMiss = (page: SearchPage) => page.total === 0 || (page.ignoredWor
 export class MissCountingSearchIndex implements SearchIndex {
   private sweptAt = Number.NEGATIVE_INFINITY;
   private inFlight = 0;
+  private recorded = 0;
   /** A database away is one line when counting first fails and one when it works again, not one a miss. */
   private readonly failures: FailureStreak;
 
@@ -112,9 +131,11 @@ export class MissCountingSearchIndex implements SearchIndex {
     const at = new Date(this.now());
     const sweep = at.getTime() - this.sweptAt >= SWEEP_EVERY_MS;
     if (sweep) this.sweptAt = at.getTime();
+    const trim = sweep || ++this.recorded % TRIM_EVERY_MISSES === 0;
     this.inFlight++;
     recordMiss(this.db, query, partial, at)
       .then(() => (sweep ? sweepMisses(this.db, at) : 0))
+      .then(() => (trim ? trimMisses(this.db, at) : 0))
       .then(() => this.failures.succeeded(), (error: unknown) => this.failures.failed(error))
       .finally(() => this.inFlight--);
   }
