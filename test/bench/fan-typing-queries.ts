@@ -7,7 +7,9 @@ import { seededRandom } from '../../shared/db/demo-data.ts';
 export type FanTypingKind =
   | 'layout slip' | 'shorthand' | 'particle' | 'spacing' | 'ignored word' | 'keystroke typo' | 'long word typo' | 'half-typed' | 'latin order' | 'several words' | 'english word' | 'date' | 'decorated'
   // What the service knows beside the words (entities, gazetteer, numbers, kana, Latin slips).
-  | 'place' | 'member role' | 'english date' | 'ordinal' | 'kana' | 'latin slip';
+  | 'place' | 'member role' | 'english date' | 'ordinal' | 'kana' | 'latin slip'
+  // Spellings that compose with other readings.
+  | 'tense spelling' | 'season' | 'title slip';
 
 /** The Latin keys that type `hangul` on the 2-set layout (`루미네` → fnalsp). */
 export function latinKeysOf(hangul: string): string {
@@ -38,6 +40,32 @@ export function compoundVowelSlip(word: string): string | undefined {
     return chars.join('');
   }
   return undefined;
+}
+
+/**
+ * `word` with its first plain or aspirated initial written tense for emphasis (`콘서트` → 꼰서트),
+ * and with `slip` an ㅔ/ㅐ of it swapped too; undefined without such an initial.
+ */
+export function tenseSpelling(word: string, slip: boolean): string | undefined {
+  // Initial indices: ㄱ ㄷ ㅂ ㅅ ㅈ ㅋ ㅌ ㅍ ㅊ → ㄲ ㄸ ㅃ ㅆ ㅉ.
+  const TENSE: Record<number, number> = { 0: 1, 3: 4, 7: 8, 9: 10, 12: 13, 15: 1, 16: 4, 17: 8, 14: 13 };
+  const chars = [...word];
+  let tensed = false;
+  for (let i = 0; i < chars.length; i++) {
+    const code = chars[i]!.charCodeAt(0) - SYLLABLE_FIRST;
+    if (code < 0 || code > 11171) continue;
+    const initial = Math.floor(code / 588);
+    if (!tensed && TENSE[initial] !== undefined) {
+      chars[i] = String.fromCharCode(SYLLABLE_FIRST + TENSE[initial]! * 588 + (code % 588));
+      tensed = true;
+    } else if (slip && tensed) {
+      const vowel = Math.floor(code / 28) % 21;
+      if (vowel !== 1 && vowel !== 5) continue;
+      chars[i] = String.fromCharCode(SYLLABLE_FIRST + code + (vowel === 1 ? 4 : -4) * 28);
+      return chars.join('');
+    }
+  }
+  return tensed && !slip ? chars.join('') : undefined;
 }
 
 /** `word` with two syllables one keystroke off each (a vowel said alike or a doubled initial). */
@@ -137,6 +165,15 @@ export function fanTypingQueries(vocabulary: FanTypingVocabulary, count: number,
     },
     // A Latin word one letter off a known term.
     'latin slip': () => pick(['fanmeting', 'showcsae', 'concret', 'birtday', 'challange', 'tokio', 'festivl', 'fansing']),
+    // A word written with a tense initial for emphasis, half of them with a vowel slip inside too.
+    'tense spelling': () => tenseSpelling(pick(vocabulary.hangulWords), random() < 0.5),
+    // A season beside an event word, in English or Korean.
+    season: () => `${pick(['summer', 'winter', 'spring', 'autumn', '여름', '겨울'])} ${pick(['fan meeting', 'concert', 'festival', '팬미팅', '콘서트', 'fansign'])}`,
+    // A Latin word of the titles (the group's name) one letter off, alone or beside an event word.
+    'title slip': () => {
+      const slip = pick(['fromsi', 'formis', 'frommis', 'fromi']);
+      return random() < 0.5 ? slip : `${slip} ${pick(['콘서트', '팬사인회', '팬미팅'])}`;
+    },
     // Brackets, emoji and full-width letters pasted around a word.
     'decorated': () => {
       const word = pick(vocabulary.hangulWords);
