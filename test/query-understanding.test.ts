@@ -8,6 +8,7 @@ import { kanaToHangul } from '../shared/korean/kana.ts';
 import { undecoratedKey, undecoratedText } from '../shared/korean/decorations.ts';
 import { DEFAULT_LEXICON_TABLE, lexiconGroups, Lexicon, parseLexiconLine } from '../shared/korean/lexicon.ts';
 import { LatinVocabulary, withinOneEdit } from '../shared/korean/latin-vocabulary.ts';
+import { GAZETTEER_GROUPS } from '../shared/korean/gazetteer.ts';
 import { hangulToLatin, latinToHangul, loanwordSpellings, romanizedToHangul, tenseSpellings } from '../shared/korean/transliterate.ts';
 import { queryReadings, understandQuery, withTitleSpellings, wordForms } from '../shared/korean/query-understanding.ts';
 import { parseUserDictionary } from '../shared/korean/dictionary.ts';
@@ -90,6 +91,13 @@ test('Latin slips of the documents\' own words: read as the word spelled right, 
   lexicon.documentWords = new LatinVocabulary(['showcast']);
   t.is(lexicon.nearestTerm('showcas'), undefined);
   t.is(new LatinVocabulary(['ab', '가나다라마', 'practice', 'practice']).size, 1, 'short and non-Latin words are not filed');
+});
+
+test('places read as the name the documents hold in every reading: the second reading changes the other words only', (t) => {
+  const lexicon = new Lexicon(GAZETTEER_GROUPS);
+  t.deepEqual(queryReadings(['incheon', 'festival'], lexicon), [['인천', '페스티벌'], ['인천', '축제']]);
+  t.deepEqual(queryReadings(['los', 'angeles'], lexicon), [['로스앤젤레스']]);
+  t.deepEqual(queryReadings(['東京'], lexicon), [['도쿄']]);
 });
 
 test('tense spellings: tense initials read as the aspirated consonant, then the plain one; finals stay', (t) => {

@@ -526,6 +526,8 @@ export const QUALITY_TABLE: QualityCase[] = [
   { query: 'praktice 나침반', kind: 'latin slip', expect: titled("[Dance Practice] 루미네 '나침반'") },
   { query: 'lumilgo', kind: 'latin slip', expect: containing('[LUMI-LOG]') },
   { query: 'lumi-lgo 서아', kind: 'latin slip', expect: titled('[LUMI-LOG] 강서아의 하루') },
+  // A place in Latin beside an English event word: both read, the place as the name documents hold.
+  { query: 'incheon festival', kind: 'place', expect: titled(FESTIVALS.inha) },
   // English season words beside English words the titles hold in Korean.
   { query: 'summer fan meeting', kind: 'period', expect: titled('루미네 팬미팅 in 도쿄', '루미네 팬미팅 in 방콕') },
   { query: 'autumn festival', kind: 'period', expect: titled(FESTIVALS.inha, FESTIVALS.khu, FESTIVALS.cau, '한강 뮤직 페스티벌') },

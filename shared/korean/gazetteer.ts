@@ -38,7 +38,7 @@ export function parseGazetteer(text: string): Place[] {
 export const PLACES = parseGazetteer(GAZETTEER);
 
 /** One lexicon group a place: its title form first, then its other names (a name of three words at most). */
-export const GAZETTEER_GROUPS: LexiconGroup[] = PLACES.map((place) => ({ terms: place.names.map((name) => name.split(' ')).filter((words) => words.length <= 3) }));
+export const GAZETTEER_GROUPS: LexiconGroup[] = PLACES.map((place) => ({ terms: place.names.map((name) => name.split(' ')).filter((words) => words.length <= 3), canonical: true }));
 
 const keyOf = (name: string) => name.replace(/ /g, '');
 const byName = new Map<string, Place>();

@@ -20,6 +20,12 @@ const ARROWS = '<=>';
 export interface LexiconGroup {
   /** Each term's words, normalised without decorations; the first is the form titles use. */
   terms: string[][];
+  /**
+   * Every term reads as the first alone, never as another of the group: a place, which the
+   * documents name by that form (their places are added by it), so `incheon` is 인천 in every
+   * reading, not 인천광역시 in the second.
+   */
+  canonical?: boolean;
 }
 
 /** Whether a dictionary line is a lexicon line (`term <=> term | term`). */
@@ -73,7 +79,7 @@ export class Lexicon {
     const all = [...(withDefaults ? DEFAULT_GROUPS : []), ...groups];
     let longest = 1;
     const seconds = new Map<string, string[][]>();
-    for (const { terms } of all) {
+    for (const { terms, canonical } of all) {
       const [first, ...rest] = terms as [string[], ...string[][]];
       for (const [i, term] of terms.entries()) {
         const key = keyOf(term);
@@ -82,14 +88,14 @@ export class Lexicon {
         if (i === 0) {
           readings.titleForm = true;
           const later = seconds.get(key) ?? [];
-          later.push(...rest.filter((other) => keyOf(other) !== key));
+          if (!canonical) later.push(...rest.filter((other) => keyOf(other) !== key));
           seconds.set(key, later);
         } else {
           if (keyOf(first) !== key && !readings.others.some((other) => keyOf(other) === keyOf(first))) readings.others.push(first);
           // After the title forms: the group's terms in the other script (`music video` → 뮤직비디오
           // beside MV), for titles that write the word another way than the title form.
           const later = seconds.get(key) ?? [];
-          later.push(...rest.filter((other) => keyOf(other) !== key && isHangul(other) !== isHangul(term)));
+          if (!canonical) later.push(...rest.filter((other) => keyOf(other) !== key && isHangul(other) !== isHangul(term)));
           seconds.set(key, later);
         }
         this.byKey.set(key, readings);
