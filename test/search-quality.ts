@@ -526,6 +526,8 @@ export const QUALITY_TABLE: QualityCase[] = [
   { query: 'praktice 나침반', kind: 'latin slip', expect: titled("[Dance Practice] 루미네 '나침반'") },
   { query: 'lumilgo', kind: 'latin slip', expect: containing('[LUMI-LOG]') },
   { query: 'lumi-lgo 서아', kind: 'latin slip', expect: titled('[LUMI-LOG] 강서아의 하루') },
+  // A release's language in Korean for the Latin words of its title.
+  { query: '나침반 일본어', kind: 'title translation', expect: titled("일본 데뷔 싱글 'Compass -Japanese ver.-' 발매"), first: "일본 데뷔 싱글 'Compass -Japanese ver.-' 발매" },
   // A place in Latin beside an English event word: both read, the place as the name documents hold.
   { query: 'incheon festival', kind: 'place', expect: titled(FESTIVALS.inha) },
   // English season words beside English words the titles hold in Korean.

@@ -92,5 +92,5 @@ Dance Practice <=> 댄스 프랙티스 | 안무 영상 | 안무영상 | 연습 �
 오사카 <=> osaka
 서울 <=> seoul
 부산 <=> busan | pusan
-일본 <=> japan | japanese
+일본 <=> japan | japanese | 일본어
 `;
