@@ -130,6 +130,9 @@ test.serial('spellings and slips: tense consonants with a slip inside, English s
   const summer = await titles('summer fan meeting');
   t.true(summer.length > 0 && summer.every((title) => title.startsWith('루미네 팬미팅')), `summer fan meeting: ${JSON.stringify(summer)}`);
   t.true((await titles('dance practise')).some((title) => title.startsWith('[Dance Practice]')), 'dance practise');
+  const leftOut = await search('usa fan meeting');
+  t.deepEqual(leftOut.ignoredWords, ['usa']);
+  t.true(leftOut.total > 0 && leftOut.schedules.every((schedule) => schedule.title.startsWith('루미네 팬미팅')), 'a word nothing holds is left out, the rest read');
   t.true((await titles('lumilgo')).some((title) => title.startsWith('[LUMI-LOG]')), 'lumilgo');
   // A title written now: its words are read again within a minute of the change (the clock moves it).
   t.is((await search('serenaed')).total, 0);

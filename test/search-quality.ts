@@ -526,6 +526,10 @@ export const QUALITY_TABLE: QualityCase[] = [
   { query: 'praktice 나침반', kind: 'latin slip', expect: titled("[Dance Practice] 루미네 '나침반'") },
   { query: 'lumilgo', kind: 'latin slip', expect: containing('[LUMI-LOG]') },
   { query: 'lumi-lgo 서아', kind: 'latin slip', expect: titled('[LUMI-LOG] 강서아의 하루') },
+  // A word nothing holds beside English words the titles hold in Korean: left out, the rest read.
+  { query: 'usa fan meeting', kind: 'ignored word', expect: titled('루미네 팬미팅 in 도쿄', '루미네 팬미팅 in 방콕') },
+  { query: 'winter concert', kind: 'ignored word', expect: containing('팬콘서트') },
+  { query: 'osaka showcase', kind: 'ignored word', expect: containing('쇼케이스') },
   // A release's language in Korean for the Latin words of its title.
   { query: '나침반 일본어', kind: 'title translation', expect: titled("일본 데뷔 싱글 'Compass -Japanese ver.-' 발매"), first: "일본 데뷔 싱글 'Compass -Japanese ver.-' 발매" },
   // A place in Latin beside an English event word: both read, the place as the name documents hold.

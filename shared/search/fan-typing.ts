@@ -66,6 +66,10 @@ export interface WordSearchEngine {
    * the words the first document on the page does not match.
    */
   onDate(forms: string[][], date: QueryDate, page: Page): Promise<SearchPage & { missing?: number[] }>;
+  /** The readings of some words (the query-understanding step's), best first, when the search has them. */
+  readings?(words: string[]): Promise<string[][]>;
+  /** Per word, its forms (itself first, its lexicon terms, its readings), when the search has them. */
+  forms?(words: string[]): Promise<string[][]>;
 }
 
 /** Per word the share of documents naming it, and how many documents the shares are of (about). */
@@ -207,25 +211,30 @@ async function periodSearch(engine: WordSearchEngine, words: string[], months: r
 }
 
 /**
- * The engine with a month's search that reads the words when they match nothing in the month as
- * typed (`summer fan meeting`: fan meeting is 팬미팅 in the titles; `autumn festival`: 축제 and
+ * The engine with the query's readings and forms (for leaving words out), and a month's search
+ * that reads the words when they match nothing in the month as typed (`summer fan meeting`: fan meeting is 팬미팅 in the titles; `autumn festival`: 축제 and
  * 페스티벌), each reading (at most MAX_READINGS) one more search of the month, their pages merged in
  * the readings' order. A reading filling the page is the month's answer and its total the total:
  * the next could only add to the total (a season beside a common event word scored thousands of
  * the benchmark's documents twice a month for one page). The readings are read once a query.
  */
-function withMonthReadings(engine: WordSearchEngine, readings: (words: string[]) => Promise<string[][]>): WordSearchEngine {
+function withReadings(engine: WordSearchEngine, readings: (words: string[]) => Promise<string[][]>, forms: (words: string[]) => Promise<string[][]>): WordSearchEngine {
   const read = new Map<string, Promise<string[][]>>();
+  const readingsOf = (words: string[]) => {
+    const key = words.join(' ');
+    if (!read.has(key)) read.set(key, readings(words).catch(() => []));
+    return read.get(key)!;
+  };
   return {
     ...engine,
+    readings: readingsOf,
+    forms,
     inMonth: async (words, month, page) => {
       const found = await engine.inMonth(words, month, page);
       if (found.total > 0 || words.length === 0) return found;
-      const key = words.join(' ');
-      if (!read.has(key)) read.set(key, readings(words).catch(() => []));
       const window = { offset: 0, limit: page.offset + page.limit };
       const pages: SearchPage[] = [];
-      for (const reading of await read.get(key)!) {
+      for (const reading of await readingsOf(words)) {
         const other = await engine.inMonth(reading, month, window);
         pages.push(other);
         if (other.ids.length >= window.limit) break;
@@ -258,7 +267,7 @@ export function monthOf(word: string): number | undefined {
  * the total is then the cap with `hasMore`, as for one list matching more.
  */
 export async function searchAsFansType(wordEngine: WordSearchEngine, words: string[], page: Page, rewrites: () => Promise<QueryRewrite[]>, understood?: Understood): Promise<SearchPage> {
-  const engine = understood?.readings ? withMonthReadings(wordEngine, understood.readings) : wordEngine;
+  const engine = understood?.readings ? withReadings(wordEngine, understood.readings, understood.forms) : wordEngine;
   const typed = new Set(understood?.typed ?? words);
   const fragments = new Set(words.filter((word) => !typed.has(word)));
   const found = understood?.date ? await searchOnDate(engine, words, page, rewrites, understood, fragments) : await searchWeighted(engine, words, page, rewrites, fragments);
@@ -429,6 +438,20 @@ async function subsetPage(engine: WordSearchEngine, words: string[], page: Page,
 }
 
 /**
+ * The exact matches of some words, or when they have none, those of their first reading that has
+ * some (`fan meeting` is 팬미팅 in the titles): at most MAX_READINGS searches more.
+ */
+async function exactOrRead(engine: WordSearchEngine, words: string[], page: Page): Promise<SearchPage> {
+  const found = await engine.exact(words, page);
+  if (found.total > 0 || !engine.readings) return found;
+  for (const reading of await engine.readings(words)) {
+    const read = await engine.exact(reading, page);
+    if (read.total > 0) return read;
+  }
+  return found;
+}
+
+/**
  * The documents matching all but one of three or more words (none matches all): one exact search
  * a word left out, sent together, listed in the leave-out order. The lists are disjoint (a
  * document in two would match every word), so the total is their sum. `ignoredWords` names the
@@ -437,7 +460,7 @@ async function subsetPage(engine: WordSearchEngine, words: string[], page: Page,
  */
 async function allButOne(engine: WordSearchEngine, kept: string[], order: string[], page: Page, ignored: string[]): Promise<SearchPage | undefined> {
   const end = page.offset + page.limit;
-  const lists = await Promise.all(order.map((left) => engine.exact(kept.filter((word) => word !== left), { offset: 0, limit: end })));
+  const lists = await Promise.all(order.map((left) => exactOrRead(engine, kept.filter((word) => word !== left), { offset: 0, limit: end })));
   const merged: number[] = [];
   const onPage: string[] = [];
   const matching: string[] = [];
@@ -474,9 +497,19 @@ async function allButOne(engine: WordSearchEngine, kept: string[], order: string
 async function leaveWordsOut(engine: WordSearchEngine, words: string[], page: Page, present: boolean[], month?: Promise<SearchPage>, started?: Promise<LeftOut | undefined>, fragments: ReadonlySet<string> = new Set()): Promise<SearchPage> {
   // A hint that failed only means nothing was started.
   const early = await started?.catch(() => undefined);
-  /** The page of `kept` with `ignored` left out: the search started early when it is the same one. */
-  const subset = (kept: string[], ignored: string[]) =>
-    early && early.kept.join(' ') === kept.join(' ') && early.ignored.join(' ') === ignored.join(' ') ? early.found : subsetPage(engine, kept, page, ignored);
+  /**
+   * The page of `kept` with `ignored` left out: the search started early when it is the same one;
+   * failing that, the readings of `kept`, one after another (`winter concert`: concert is 콘서트 in the titles).
+   */
+  const subset = async (kept: string[], ignored: string[]) => {
+    const found = await (early && early.kept.join(' ') === kept.join(' ') && early.ignored.join(' ') === ignored.join(' ') ? early.found : subsetPage(engine, kept, page, ignored));
+    if (found || !engine.readings) return found;
+    for (const reading of await engine.readings(kept)) {
+      const read = await subsetPage(engine, reading, page, ignored);
+      if (read) return read;
+    }
+    return undefined;
+  };
   // A word naming a month that no text holds with the others (5월 대동제): the other words among
   // the schedules of that month, nothing left out.
   const inMonth = month ?? monthSearch(engine, words, page);
@@ -484,8 +517,9 @@ async function leaveWordsOut(engine: WordSearchEngine, words: string[], page: Pa
     const found = await inMonth;
     if (found.total > 0) return found;
   }
-  const kept = words.filter((_, i) => present[i]);
-  const ignored = words.filter((_, i) => !present[i]);
+  const found = await presentInForms(engine, words, present);
+  const kept = words.filter((_, i) => found[i]);
+  const ignored = words.filter((_, i) => !found[i]);
   if (kept.length === 0) return { ids: [], total: 0 };
   if (ignored.length > 0) {
     const found = await subset(kept, ignored);
@@ -503,6 +537,27 @@ async function leaveWordsOut(engine: WordSearchEngine, words: string[], page: Pa
     if (found) return found;
   }
   return { ids: [], total: 0 };
+}
+
+/**
+ * Per word, whether it or one of its other forms (its lexicon terms, its readings: `fan` is 팬)
+ * matches anything alone: a word the titles hold only in another script is kept, and read when
+ * the words kept are searched. One more presence request, for the absent words' forms only.
+ */
+async function presentInForms(engine: WordSearchEngine, words: string[], present: boolean[]): Promise<boolean[]> {
+  const absent = words.filter((_, i) => !present[i]);
+  if (absent.length === 0 || !engine.forms) return present;
+  try {
+    const others = (await engine.forms(absent)).map((forms, i) => forms.filter((form) => form !== absent[i]));
+    const asked = [...new Set(others.flat())];
+    if (asked.length === 0) return present;
+    const answers = await engine.present(asked);
+    const holds = new Set(asked.filter((_, i) => answers[i]));
+    let at = 0;
+    return present.map((known) => known || others[at++]!.some((form) => holds.has(form)));
+  } catch {
+    return present;
+  }
 }
 
 /**
