@@ -97,7 +97,7 @@ export const UBIQUITOUS_MIN_DOCUMENTS = 100;
 interface EarlyStart {
   rewritten: Promise<QueryRewrite[]>;
   /** The rewrites' exact matches, read up to the page's end, with every match's id. */
-  found: Promise<ExactPage[]>;
+  found?: Promise<ExactPage[]>;
   /** The typo matches, or undefined when a rewrite was expected to match (the search was not started). */
   typos?: Promise<number[] | undefined>;
   /** Which words match anything alone, or undefined when a rewrite was expected to match (the check was not started). */
@@ -120,8 +120,11 @@ function startEarly(engine: WordSearchEngine, words: string[], page: Page, rewri
   const window = { offset: 0, limit: page.offset + page.limit };
   const rewritten = quiet(rewrites());
   // A month word (5월) keeps every rewrite and typo search from matching: the month's search
-  // almost always answers such a query, and is sent with the rest.
+  // almost always answers such a query, and is sent alone; the rest follow only when it finds
+  // nothing (a season's three or six months beside the rewrites' and typo searches cost ten
+  // statements a query, most of them for nothing).
   const inMonth = monthSearch(engine, words, page);
+  if (inMonth) return { rewritten, month: quiet(inMonth) };
   const found = quiet(rewritten.then((list) => Promise.all(list.map((rewrite) => engine.exact(rewrite.words, window, true)))));
   const rewritesUnmatched = quiet(rewritten.then(async (list) => (await Promise.all(list.map((rewrite) => engine.likelyUnmatched!(rewrite.words)))).every(Boolean)));
   // The presence check and the typo search wait for what says they are needed: a rewrite expected
@@ -342,6 +345,13 @@ async function searchSteps(engine: WordSearchEngine, words: string[], page: Page
   if (head.hasMore !== undefined) return { ids: head.ids, total: head.total, hasMore: head.hasMore };
   if (head.strong) return { ids: head.ids, total: head.total };
   const end = page.offset + page.limit;
+  // No schedule's text holds a month word with the other words: the month's schedules answer
+  // (step 4) before the words' other readings are searched.
+  const month = head.total === 0 && words.length <= MAX_FAN_TYPING_WORDS && end <= MERGE_LIMIT ? (early?.month ?? monthSearch(engine, words, page)) : undefined;
+  if (month) {
+    const found = await month;
+    if (found.total > 0) return found;
+  }
   // Far pages, and queries longer than fans type them (a pasted paragraph, a hostile list of
   // words): exact then typo matches only.
   if (head.total > MERGE_LIMIT || end > MERGE_LIMIT || words.length > MAX_FAN_TYPING_WORDS) return withTypos(engine, words, page, head);
@@ -391,7 +401,7 @@ async function searchSteps(engine: WordSearchEngine, words: string[], page: Page
     for (const ids of await Promise.all(searched.map((rewrite) => engine.typos(rewrite.words, false)))) add(ids);
   }
   if (merged.size > 0 || words.length < 2) return { ids: [...merged].slice(page.offset, end), total: total() };
-  return leaveWordsOut(engine, words, page, present ?? (await engine.present(words)), early?.month, early?.leaveOut, fragments);
+  return leaveWordsOut(engine, words, page, present ?? (await engine.present(words)), month ?? early?.month, early?.leaveOut, fragments);
 }
 
 /**
