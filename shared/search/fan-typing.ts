@@ -448,17 +448,16 @@ async function subsetPage(engine: WordSearchEngine, words: string[], page: Page,
 }
 
 /**
- * The exact matches of some words, or when they have none, those of their first reading that has
- * some (`fan meeting` is 팬미팅 in the titles): at most MAX_READINGS searches more.
+ * The exact matches of some words, or when they have none, those of their first reading (`fan
+ * meeting` is 팬미팅 in the titles): one search more, as each of the lists it makes is one.
  */
 async function exactOrRead(engine: WordSearchEngine, words: string[], page: Page): Promise<SearchPage> {
   const found = await engine.exact(words, page);
   if (found.total > 0 || !engine.readings) return found;
-  for (const reading of await engine.readings(words)) {
-    const read = await engine.exact(reading, page);
-    if (read.total > 0) return read;
-  }
-  return found;
+  const [reading] = await engine.readings(words);
+  if (reading === undefined) return found;
+  const read = await engine.exact(reading, page);
+  return read.total > 0 ? read : found;
 }
 
 /**
