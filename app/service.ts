@@ -197,7 +197,7 @@ export async function startService(config: Config, options: ServiceOptions = {})
     analysis = createAnalysisPool(database.url, logger, { lazy, timeouts: { connectMs: config.database.connectTimeoutMs, queryMs: config.database.queryTimeoutMs }, savedSearches: config.savedSearches });
     feedPool = createFeedPool(database.url, logger, { timeouts: { connectMs: config.database.connectTimeoutMs, queryMs: config.database.queryTimeoutMs }, storageBaseUrl: storageBaseUrl(config) });
     const analyze = analysis.tokens;
-    const search = new CachedSearchIndex(await createSearchIndex({ db: database.db, opensearchUrl: config.opensearchUrl, opensearchAuth: config.opensearchAuth, logger, analyze, now: () => clock.now() }));
+    const search = new CachedSearchIndex(await createSearchIndex({ db: database.db, opensearchUrl: config.opensearchUrl, opensearchAuth: config.opensearchAuth, logger, analyze, nearWords: analysis.nearWords, now: () => clock.now() }));
     const storage = await createStorage(config);
     // New accounts point at these; the edge serves them (local) or the bucket does (S3).
     if (config.roles.has('edge')) await ensureDefaultPictures(storage, logger);

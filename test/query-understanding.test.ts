@@ -7,7 +7,7 @@ import { NUMBER_GROUPS, ordinalSuffix } from '../shared/korean/query-numbers.ts'
 import { kanaToHangul } from '../shared/korean/kana.ts';
 import { undecoratedKey, undecoratedText } from '../shared/korean/decorations.ts';
 import { DEFAULT_LEXICON_TABLE, lexiconGroups, Lexicon, parseLexiconLine } from '../shared/korean/lexicon.ts';
-import { LatinVocabulary, withinOneEdit } from '../shared/korean/latin-vocabulary.ts';
+import { LatinVocabulary, latinWordsOf, withinOneEdit } from '../shared/korean/latin-vocabulary.ts';
 import { GAZETTEER_GROUPS } from '../shared/korean/gazetteer.ts';
 import { hangulToLatin, latinToHangul, loanwordSpellings, romanizedToHangul, tenseSpellings } from '../shared/korean/transliterate.ts';
 import { queryReadings, understandQuery, withTitleSpellings, wordForms } from '../shared/korean/query-understanding.ts';
@@ -80,17 +80,28 @@ test('Latin slips: a word one edit from a known term reads as that term; short w
 test('Latin slips of the documents\' own words: read as the word spelled right, beside the other words as typed; a word a title spells is no slip', (t) => {
   const lexicon = new Lexicon();
   t.is(lexicon.nearestTerm('practise'), undefined, 'not a term of the lexicon');
-  lexicon.documentWords = new LatinVocabulary(['dance', 'practice', 'lumilog', 'serenade', 'serenata']);
-  t.is(lexicon.nearestTerm('practise'), 'practice');
-  t.is(lexicon.nearestTerm('lumilgo'), 'lumilog', 'two letters swapped');
-  t.is(lexicon.nearestTerm('serenada'), undefined, 'one edit from two words: no guess');
-  t.is(lexicon.nearestTerm('practice'), undefined, 'a title\'s word is itself');
-  t.deepEqual(queryReadings(['dance', 'practise'], lexicon)[0], ['dance', 'practice']);
-  t.true(wordForms('practise', lexicon).includes('practice'));
+  const titles = new LatinVocabulary(['dance', 'practice', 'lumilog', 'serenade', 'serenata']);
+  const inTitles = (...words: string[]) => new Map(words.map((word) => [word, titles.lookup(word)]));
+  t.is(lexicon.nearestTerm('practise', titles.lookup('practise')), 'practice');
+  t.is(lexicon.nearestTerm('lumilgo', titles.lookup('lumilgo')), 'lumilog', 'two letters swapped');
+  t.is(lexicon.nearestTerm('serenada', titles.lookup('serenada')), undefined, 'one edit from two words: no guess');
+  t.is(lexicon.nearestTerm('practice', titles.lookup('practice')), undefined, 'a title\'s word is itself');
+  t.deepEqual(queryReadings(['dance', 'practise'], lexicon, undefined, inTitles('dance', 'practise'))[0], ['dance', 'practice']);
+  t.true(wordForms('practise', lexicon, inTitles('practise')).includes('practice'));
   // The documents' words beside the lexicon's terms: one edit from one of each is two candidates.
-  lexicon.documentWords = new LatinVocabulary(['showcast']);
-  t.is(lexicon.nearestTerm('showcas'), undefined);
+  t.is(lexicon.nearestTerm('showcas', new LatinVocabulary(['showcast']).lookup('showcas')), undefined);
   t.is(new LatinVocabulary(['ab', '가나다라마', 'practice', 'practice']).size, 1, 'short and non-Latin words are not filed');
+});
+
+test('the titles\' Latin words: joined across a hyphen or dot as in the keys, held while a title holds them', (t) => {
+  t.deepEqual(latinWordsOf("[lumi-log] dance practice 'compass -japanese ver.-' ep.45 ab"), ['lumilog', 'dance', 'practice', 'compass', 'japanese']);
+  const titles = new LatinVocabulary();
+  for (const word of ['practice', 'practice']) titles.add(word);
+  titles.remove('practice');
+  t.deepEqual(titles.lookup('practise'), ['practice'], 'a second title still holds it');
+  titles.remove('practice');
+  t.deepEqual(titles.lookup('practise'), [], 'gone with the last title');
+  t.is(titles.size, 0);
 });
 
 test('places read as the name the documents hold in every reading: the second reading changes the other words only', (t) => {

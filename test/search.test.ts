@@ -15,6 +15,8 @@ import { scheduleDetail, schedulesBetween, schedulesByIds } from '../shared/db/r
 import { DOCUMENT_FORMAT, EmbeddedSearchIndex, plainQueryWords, queryWords, sampledMatches } from '../shared/search/embedded.ts';
 import { GramFrequencies, type GramStatistics } from '../shared/search/gram-frequencies.ts';
 import { choseong } from '../shared/korean/jamo.ts';
+import { LatinVocabulary, latinWordsOf } from '../shared/korean/latin-vocabulary.ts';
+import { normalizeText } from '../shared/korean/normalize.ts';
 import type { KoreanAnalyzer } from '../shared/korean/analyzer.ts';
 import { MERGE_LIMIT } from '../shared/search/fan-typing.ts';
 import { storedSynonyms } from '../shared/search/synonym-source.ts';
@@ -32,13 +34,16 @@ async function backendOn(opensearchUrl: string | null, alias?: string): Promise<
   const testDatabase = await createTestDatabase();
   const database = connectDatabase(testDatabase.url, logger, 10);
   await migrate(database.db, logger);
-  // Plain words until the demo data is stored; then the analyser the service's threads build from it.
+  // Plain words until the demo data is stored; then the analyser the service's threads build from
+  // it, and the titles' Latin words as they hold them.
   let analyzer: KoreanAnalyzer | null = null;
+  const titleWords = new LatinVocabulary();
   const index = await createSearchIndex({
     db: database.db,
     opensearchUrl,
     logger,
     analyze: (query) => (analyzer ? analyzer.tokens(query) : plainQueryWords(query)),
+    nearWords: async (words) => words.map((word) => titleWords.lookup(word)),
     ...(alias ? { opensearchAlias: alias, userDictionary: async () => '프로미스나인\tNNP\n콘서트\tNNG\n쇼케이스\tNNG\n' } : {}),
   });
   let demo: Promise<SearchDocument[]> | null = null;
@@ -47,6 +52,7 @@ async function backendOn(opensearchUrl: string | null, alias?: string): Promise<
     demoDocuments: () =>
       (demo ??= storeDemoSchedules(database.db).then(async (documents) => {
         analyzer = await serviceAnalyzer(database.db);
+        for (const document of documents) for (const word of latinWordsOf(normalizeText(document.title))) titleWords.add(word);
         return documents;
       })),
     teardown: async () => {

@@ -13,6 +13,8 @@ export interface AnalysisPool {
   /** The suggestions of a recent identical request, while nothing they depend on changed here; undefined otherwise. */
   cachedSuggestions(query: string, limit: number): string[] | undefined;
   tokens(text: string): Promise<string[]>;
+  /** Per word, what it is among the titles' Latin words: itself when a title holds it, else the words one edit from it. */
+  nearWords(words: string[]): Promise<string[][]>;
   parseDictionary(content: string): Promise<ParsedDictionary>;
   /** Tell the pool what this process just wrote, so the next task sees it. */
   dictionaryChanged(updatedAtMs: number): void;
@@ -42,7 +44,7 @@ const DEFAULT_SAVED_SEARCHES: SuggestedSearchRules = { retentionDays: 30, minNet
 export function createAnalysisPool(databaseUrl: string, logger: Logger, options: AnalysisPoolOptions = {}): AnalysisPool {
   const timeouts = options.timeouts ?? DEFAULT_TIMEOUTS;
   const workerData: AnalysisWorkerData = { databaseUrl, timeouts, savedSearches: options.savedSearches ?? DEFAULT_SAVED_SEARCHES };
-  const pool = createWorkerPool<AnalysisTask, string[] | ParsedDictionary>('analysis', new URL('./analysis.worker.ts', import.meta.url), logger, {
+  const pool = createWorkerPool<AnalysisTask, string[] | string[][] | ParsedDictionary>('analysis', new URL('./analysis.worker.ts', import.meta.url), logger, {
     threads: options.threads,
     lazy: options.lazy,
     workerData,
@@ -90,6 +92,7 @@ export function createAnalysisPool(databaseUrl: string, logger: Logger, options:
       return hit && Date.now() - hit.at < SUGGESTION_TTL_MS ? hit.suggestions : undefined;
     },
     tokens: async (text) => (await run({ op: 'tokens', text, versions: { ...versions } })) as string[],
+    nearWords: async (words) => (await run({ op: 'nearWords', words, versions: { ...versions } })) as string[][],
     parseDictionary: async (content) => (await run({ op: 'parseDictionary', content })) as ParsedDictionary,
     dictionaryChanged: (updatedAtMs) => {
       versions.dictionary = Math.max(versions.dictionary, updatedAtMs);

@@ -17,6 +17,7 @@ import { parseUserDictionary, type ParsedDictionary } from '../shared/korean/dic
 import { normalizeText } from '../shared/korean/normalize.ts';
 import { SuggestionIndex, type SuggestionCandidate } from '../shared/korean/suggestion-index.ts';
 import { Lexicon, lexiconGroups } from '../shared/korean/lexicon.ts';
+import { LatinVocabulary, latinWordsOf } from '../shared/korean/latin-vocabulary.ts';
 
 export interface AnalysisVersions {
   /** user_dictionary.updated_at in epoch ms. */
@@ -40,6 +41,7 @@ export interface AnalysisWorkerData {
 export type AnalysisTask =
   | { op: 'suggest'; query: string; limit: number; versions: AnalysisVersions }
   | { op: 'tokens'; text: string; versions: AnalysisVersions }
+  | { op: 'nearWords'; words: string[]; versions: AnalysisVersions }
   | { op: 'parseDictionary'; content: string };
 
 const REFRESH_EVERY_MS = 5_000;
@@ -87,6 +89,8 @@ interface State {
   titleOf: Map<number, string>;
   /** Normalised title → schedules carrying it: a title leaves the index with the last of them. */
   titleHolders: Map<string, number>;
+  /** The titles' Latin words, for a search's Latin slips (`practise` of `[Dance Practice]`). */
+  latin: LatinVocabulary;
   /** Normalised texts that are candidates for another reason (names, the dictionary, venues, saves): never taken out with a title. */
   otherCandidates: Set<string>;
   refreshedAt: number;
@@ -138,7 +142,11 @@ async function build(): Promise<State> {
   const candidates = [...others, ...titles.map((row) => ({ text: row.title, popularity: 0, lastUsedAt: ms(row.date) }))];
   const now = Date.now();
   const titleHolders = new Map<string, number>();
-  for (const row of titles) holdTitle(titleHolders, row.title);
+  const latin = new LatinVocabulary();
+  for (const row of titles) {
+    holdTitle(titleHolders, row.title);
+    holdLatinWords(latin, row.title, 'add');
+  }
   return {
     analyzer,
     index: new SuggestionIndex(candidates, { analyzer, lexicon: new Lexicon(lexiconGroups(dictionary.content.normalize('NFC'))) }),
@@ -147,6 +155,7 @@ async function build(): Promise<State> {
     changeSeq: Number(seq),
     titleOf: new Map(titles.map((row) => [row.id, row.title])),
     titleHolders,
+    latin,
     otherCandidates: new Set(others.map((candidate) => normalizeText(candidate.text))),
     refreshedAt: now,
     builtAt: now,
@@ -208,6 +217,11 @@ async function refresh(current: State): Promise<boolean> {
   return ms(dictionary.updated_at) === current.dictionaryVersion;
 }
 
+/** Each schedule's title holds its Latin words once. */
+function holdLatinWords(latin: LatinVocabulary, title: string, change: 'add' | 'remove'): void {
+  for (const word of latinWordsOf(normalizeText(title))) latin[change](word);
+}
+
 function holdTitle(holders: Map<string, number>, title: string): void {
   const key = normalizeText(title);
   holders.set(key, (holders.get(key) ?? 0) + 1);
@@ -226,6 +240,8 @@ function applyTitles(current: State, ids: number[], rows: TitleRow[]): void {
     const row = now.get(id);
     if (row) current.index.add({ text: row.title, popularity: 0, lastUsedAt: ms(row.date) });
     if (before !== undefined && row && normalizeText(before) === normalizeText(row.title)) continue;
+    if (before !== undefined) holdLatinWords(current.latin, before, 'remove');
+    if (row) holdLatinWords(current.latin, row.title, 'add');
     if (row) {
       holdTitle(current.titleHolders, row.title);
       current.titleOf.set(id, row.title);
@@ -291,7 +307,7 @@ async function ready(versions: AnalysisVersions): Promise<State> {
   return state ?? current;
 }
 
-async function answer(task: AnalysisTask): Promise<string[] | ParsedDictionary> {
+async function answer(task: AnalysisTask): Promise<string[] | string[][] | ParsedDictionary> {
   switch (task.op) {
     case 'parseDictionary':
       return parseUserDictionary(task.content);
@@ -299,10 +315,14 @@ async function answer(task: AnalysisTask): Promise<string[] | ParsedDictionary> 
       return (await ready(task.versions)).analyzer.tokens(task.text);
     case 'suggest':
       return (await ready(task.versions)).index.suggest(task.query, task.limit);
+    case 'nearWords': {
+      const { latin } = await ready(task.versions);
+      return task.words.map((word) => latin.lookup(word));
+    }
   }
 }
 
-export default async function run(task: AnalysisTask): Promise<string[] | ParsedDictionary> {
+export default async function run(task: AnalysisTask): Promise<string[] | string[][] | ParsedDictionary> {
   try {
     return await answer(task);
   } catch (error) {

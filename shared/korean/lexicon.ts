@@ -111,22 +111,22 @@ export class Lexicon {
 
   /** Latin one-word terms filed for one-edit lookups: built on first use. */
   private latinTerms: LatinVocabulary | undefined;
-  /** The documents' own Latin words (titles), kept current by the synonym source; none by default. */
-  documentWords: LatinVocabulary | undefined;
 
   /**
    * The Latin word one edit from a typed one (a letter missing, extra, changed, or two letters
    * swapped), for a word of MIN_NEAR_LETTERS or more that no group holds and no document title
    * spells: among the lexicon's one-word terms and the documents' words (`fanmeting` → fanmeeting,
    * `showcsae` → showcase, `tokio` → tokyo, `practise` → practice of `[Dance Practice]`). The work
-   * grows with the word, not with the lexicon or the documents (latin-vocabulary.ts). Undefined
-   * when none is, or when two are (a guess between two words is no reading).
+   * grows with the word, not with the lexicon or the documents (latin-vocabulary.ts). `inTitles` is
+   * what the word is among the titles' words (`SynonymSource.near`): itself when a title holds it,
+   * else the words one edit from it. Undefined when none is, or when two are (a guess between two
+   * words is no reading).
    */
-  nearestTerm(word: string): string | undefined {
-    if (!NEAR_WORD.test(word) || this.byKey.has(word) || this.documentWords?.has(word)) return undefined;
+  nearestTerm(word: string, inTitles: readonly string[] = []): string | undefined {
+    if (!NEAR_WORD.test(word) || this.byKey.has(word) || inTitles.includes(word)) return undefined;
     this.latinTerms ??= new LatinVocabulary(this.byKey.keys());
     const found = this.latinTerms.near(word);
-    this.documentWords?.near(word, found);
+    for (const other of inTitles) found.add(other);
     return found.size === 1 ? [...found][0] : undefined;
   }
 

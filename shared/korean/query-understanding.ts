@@ -72,7 +72,10 @@ const LATIN_PLURAL = /^[a-z]{3,}s$/;
  * A term's lexicon readings, or those of its last word's singular (`selfies`, `challenges`,
  * `tickets`), or, for one Latin word, those of the term one edit from it (`fanmeting`: `nearestTerm`).
  */
-function termReadings(words: string[], lexicon: Lexicon): (TermReadings & { corrected?: string }) | undefined {
+/** What Latin words are among the titles' words (`SynonymSource.near`): itself, or the words one edit from it. */
+export type TitleWords = ReadonlyMap<string, readonly string[]>;
+
+function termReadings(words: string[], lexicon: Lexicon, titleWords?: TitleWords): (TermReadings & { corrected?: string }) | undefined {
   const found = lexicon.readingsOf(words);
   const last = words[words.length - 1]!;
   if (found) return found;
@@ -84,7 +87,7 @@ function termReadings(words: string[], lexicon: Lexicon): (TermReadings & { corr
     }
   }
   if (words.length !== 1) return undefined;
-  const near = lexicon.nearestTerm(last);
+  const near = lexicon.nearestTerm(last, titleWords?.get(last));
   if (near === undefined) return undefined;
   const readings = lexicon.readingsOf([near]);
   // A document's word no group holds: the word spelled as the titles spell it.
@@ -114,13 +117,13 @@ function wordReadings(word: string): string[] {
  * spellings, Hangul ⇄ Latin). Words with no reading stay as typed; a reading equal to the words is
  * not one.
  */
-export function queryReadings(words: string[], lexicon: Lexicon, hasVariants: (word: string) => boolean = () => false): string[][] {
+export function queryReadings(words: string[], lexicon: Lexicon, hasVariants: (word: string) => boolean = () => false, titleWords?: TitleWords): string[][] {
   type Place = { choices: string[]; keepFirst: boolean; ruled?: boolean; corrected?: string };
   const places: Place[] = [];
   for (let i = 0; i < words.length; ) {
     let matched = false;
     for (let span = Math.min(lexicon.longest, words.length - i); span >= 1 && !matched; span--) {
-      const readings = termReadings(words.slice(i, i + span), lexicon);
+      const readings = termReadings(words.slice(i, i + span), lexicon, titleWords);
       if (readings?.corrected !== undefined) {
         places.push({ choices: [readings.corrected], keepFirst: true, corrected: readings.corrected });
         i += span;
@@ -171,8 +174,8 @@ export function queryReadings(words: string[], lexicon: Lexicon, hasVariants: (w
 const MAX_WORD_FORMS = 4;
 
 /** A word and what it reads as alone: its lexicon terms and its own readings, at most MAX_WORD_FORMS. */
-export function wordForms(word: string, lexicon: Lexicon): string[] {
-  const terms = termReadings([word], lexicon);
+export function wordForms(word: string, lexicon: Lexicon, titleWords?: TitleWords): string[] {
+  const terms = termReadings([word], lexicon, titleWords);
   const forms = [word, ...(terms?.corrected !== undefined ? [terms.corrected] : []), ...(terms?.others.map((other) => other.join('')) ?? []), ...wordReadings(word)];
   return [...new Set(forms)].slice(0, MAX_WORD_FORMS);
 }

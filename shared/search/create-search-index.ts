@@ -5,7 +5,7 @@ import { loadAllSearchDocuments } from './documents.ts';
 import { EmbeddedSearchIndex, type QueryAnalyzer } from './embedded.ts';
 import type { SearchIndex } from './search-index.ts';
 import { MissCountingSearchIndex } from './search-misses.ts';
-import { storedSynonyms } from './synonym-source.ts';
+import { storedSynonyms, type NearWords } from './synonym-source.ts';
 
 export interface SearchIndexOptions {
   db: Db;
@@ -22,6 +22,8 @@ export interface SearchIndexOptions {
   opensearchAlias?: string;
   /** The service's clock: misses are counted and decayed by it (default: the system time). */
   now?: () => number;
+  /** What a query's Latin words are among the titles' (the analysis pool's `nearWords`); without it no title word corrects a slip. */
+  nearWords?: NearWords;
 }
 
 export const DEFAULT_OPENSEARCH_ALIAS = 'schedules';
@@ -37,7 +39,7 @@ export function storedUserDictionary(db: Db): () => Promise<string> {
  */
 export async function createSearchIndex(options: SearchIndexOptions): Promise<SearchIndex> {
   if (options.opensearchUrl === null) {
-    const index = new EmbeddedSearchIndex(options.db, options.analyze, storedSynonyms(options.db, options.now));
+    const index = new EmbeddedSearchIndex(options.db, options.analyze, storedSynonyms(options.db, options.now, options.nearWords));
     // Rows written before the index's current format (a migration added keys) are rebuilt once.
     if (await index.ensureCurrentFormat(() => loadAllSearchDocuments(options.db))) options.logger.info('search index rebuilt in its current format');
     return new MissCountingSearchIndex(index, options.db, options.logger, options.now);
@@ -51,7 +53,7 @@ export async function createSearchIndex(options: SearchIndexOptions): Promise<Se
     logger: options.logger,
     userDictionary: options.userDictionary ?? storedUserDictionary(options.db),
     ...(options.analyze ? { analyze: options.analyze } : {}),
-    synonyms: storedSynonyms(options.db, options.now),
+    synonyms: storedSynonyms(options.db, options.now, options.nearWords),
   });
   try {
     await index.ensure(() => loadAllSearchDocuments(options.db));

@@ -81,7 +81,6 @@ export class EmbeddedSearchIndex implements SearchIndex {
   }
 
   rebuild(documents: SearchDocument[]): Promise<number> {
-    this.synonyms.documentsReplaced?.();
     return this.writes.rebuild(documents);
   }
 

@@ -453,7 +453,6 @@ export class OpenSearchSearchIndex implements SearchIndex {
   }
 
   async rebuild(documents: SearchDocument[]): Promise<number> {
-    this.synonyms.documentsReplaced?.();
     // One rebuild at a time in this process; a second one waits and then builds afresh.
     const run = this.rebuilding.catch(() => undefined).then(() => this.rebuildNow(documents));
     this.rebuilding = run;

@@ -32,8 +32,8 @@ export async function rewritesOf(query: string, words: string[], analyze: QueryA
   // The keyboard-layout reading needs the letters' case (Rk → 까): it reads the query as typed.
   const layout = convertLayoutSlips(query.slice(0, 200));
   const layoutWords = layout === undefined ? undefined : await queryWords(analyze, layout);
-  const table = await synonyms.table();
-  const rewrites = queryRewrites(words, table, layoutWords, queryReadings(words, table.lexicon, (word) => table.alternativesOf(word).length > 0));
+  const [table, titleWords] = await Promise.all([synonyms.table(), synonyms.near?.(words)]);
+  const rewrites = queryRewrites(words, table, layoutWords, queryReadings(words, table.lexicon, (word) => table.alternativesOf(word).length > 0, titleWords));
   // Shorthand the analyser split (연습영상 → 연습, 영상) is looked up as typed too.
   const typed = await queryWords(plainQueryWords, understandQuery(query).text);
   if (rewrites.length < MAX_REWRITES && typed.join(' ') !== words.join(' ')) {
@@ -52,9 +52,12 @@ export function understoodBy(understood: UnderstoodQuery, synonyms: SynonymSourc
     ...(understood.date ? { date: understood.date } : {}),
     typed: understood.text.split(' ').filter(Boolean).map((word) => word.slice(0, 40)),
     forms: async (words) => {
-      const table = await synonyms.table();
-      return words.map((word) => wordForms(word, table.lexicon));
+      const [table, titleWords] = await Promise.all([synonyms.table(), synonyms.near?.(words)]);
+      return words.map((word) => wordForms(word, table.lexicon, titleWords));
     },
-    readings: async (words) => queryReadings(words, (await synonyms.table()).lexicon),
+    readings: async (words) => {
+      const [table, titleWords] = await Promise.all([synonyms.table(), synonyms.near?.(words)]);
+      return queryReadings(words, table.lexicon, undefined, titleWords);
+    },
   };
 }
